@@ -1,0 +1,34 @@
+// Package apis gathers Propel's Karmada-compatible API groups into one
+// runtime.Scheme, together with the Kubernetes built-in types.
+package apis
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+)
+
+var builder = runtime.SchemeBuilder{
+	clusterv1alpha1.AddToScheme,
+	configv1alpha1.AddToScheme,
+	policyv1alpha1.AddToScheme,
+	workv1alpha1.AddToScheme,
+	workv1alpha2.AddToScheme,
+}
+
+// AddToScheme adds every Karmada group Propel serves.
+var AddToScheme = builder.AddToScheme
+
+// Scheme holds the Kubernetes built-in types and every Karmada group.
+var Scheme = runtime.NewScheme()
+
+func init() {
+	utilruntime.Must(clientgoscheme.AddToScheme(Scheme))
+	utilruntime.Must(AddToScheme(Scheme))
+}

@@ -1,0 +1,128 @@
+package localenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// APIServer is one kube-apiserver: the control plane's or a member's.
+type APIServer struct {
+	Name string
+	// URL is https://127.0.0.1:<port>.
+	URL string
+	// CAPEM verifies URL's serving certificate.
+	CAPEM []byte
+	// Kubeconfig is a file with admin (system:masters) credentials.
+	Kubeconfig string
+	// Config is the admin rest.Config.
+	Config  *rest.Config
+	Process *Process
+
+	args   []string
+	logDir string
+}
+
+func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int) (*APIServer, error) {
+	var err error
+	if port == 0 {
+		if port, err = FreePort(); err != nil {
+			return nil, err
+		}
+	}
+	serving, err := pki.IssueServing(name+"-apiserver", "kubernetes", "kubernetes.default", "kubernetes.default.svc")
+	if err != nil {
+		return nil, err
+	}
+	admin, err := pki.IssueClient("admin", "propel-admin", "system:masters")
+	if err != nil {
+		return nil, err
+	}
+	saKey, saPub, err := pki.ServiceAccountKey()
+	if err != nil {
+		return nil, err
+	}
+	s := &APIServer{
+		Name:       name,
+		URL:        fmt.Sprintf("https://127.0.0.1:%d", port),
+		CAPEM:      pki.CAPEM,
+		Kubeconfig: filepath.Join(dir, name+".kubeconfig"),
+		logDir:     logDir,
+		args: []string{
+			"--etcd-servers=" + etcd.URL,
+			"--etcd-prefix=/" + name,
+			"--bind-address=127.0.0.1",
+			"--advertise-address=127.0.0.1",
+			"--secure-port=" + strconv.Itoa(port),
+			"--tls-cert-file=" + serving.CertFile,
+			"--tls-private-key-file=" + serving.KeyFile,
+			"--client-ca-file=" + filepath.Join(pki.Dir, "ca.crt"),
+			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+			"--service-account-key-file=" + saPub,
+			"--service-account-signing-key-file=" + saKey,
+			"--service-cluster-ip-range=10.96.0.0/16",
+			"--authorization-mode=RBAC",
+			"--allow-privileged=true",
+			"--enable-priority-and-fairness=false",
+			"--endpoint-reconciler-type=none",
+			"--v=1",
+		},
+	}
+	s.Config = &rest.Config{
+		Host:            s.URL,
+		TLSClientConfig: rest.TLSClientConfig{CAData: pki.CAPEM, CertData: admin.CertPEM, KeyData: admin.KeyPEM},
+		QPS:             200,
+		Burst:           400,
+	}
+	if err := writeKubeconfig(s.Kubeconfig, name, s.URL, pki.CAPEM, admin); err != nil {
+		return nil, err
+	}
+	return s, s.Start(ctx)
+}
+
+// Start (re)starts the API server process with its original flags and waits
+// for /readyz; tests use Stop and Start to take a member down and back.
+func (s *APIServer) Start(ctx context.Context) error {
+	proc, err := startProcess(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.logDir)
+	if err != nil {
+		return err
+	}
+	s.Process = proc
+	client, err := kubernetes.NewForConfig(s.Config)
+	if err != nil {
+		return err
+	}
+	err = proc.waitUntil(ctx, "kube-apiserver /readyz", func(ctx context.Context) error {
+		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, body)
+		}
+		return nil
+	})
+	if err != nil {
+		proc.Stop()
+	}
+	return err
+}
+
+// Stop ends the API server process; its data stays in etcd.
+func (s *APIServer) Stop() { s.Process.Stop() }
+
+func writeKubeconfig(path, name, server string, caPEM []byte, admin *CertPair) error {
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: caPEM}
+	cfg.AuthInfos[name+"-admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: admin.CertPEM, ClientKeyData: admin.KeyPEM}
+	cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name + "-admin"}
+	cfg.CurrentContext = name
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return clientcmd.WriteToFile(*cfg, path)
+}

@@ -1,0 +1,164 @@
+package localenv
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// NodeSpec describes one kwok fake node of a member.
+type NodeSpec struct {
+	Name   string
+	CPU    string // e.g. "8"
+	Memory string // e.g. "32Gi"
+	Pods   string // e.g. "110"
+	Labels map[string]string
+}
+
+// MemberOptions configures one member cluster.
+type MemberOptions struct {
+	Name string
+	// Workloads starts kube-controller-manager, kube-scheduler and kwok so
+	// that Deployments get pods that become Running and Ready.
+	Workloads bool
+	// Nodes are the fake nodes kwok manages; default one 8-CPU node.
+	Nodes []NodeSpec
+	// Region, Zone and Provider are labels for the Cluster object.
+	Region, Zone, Provider string
+	// Port pins the API server port; 0 picks a free one.
+	Port int
+}
+
+// Member is a member cluster: an API server and, with Workloads, the
+// processes that make pods real.
+type Member struct {
+	*APIServer
+	Options           MemberOptions
+	ControllerManager *Process
+	Scheduler         *Process
+	Kwok              *Process
+}
+
+// kwokNodeAnnotation selects the nodes kwok manages.
+const kwokNodeAnnotation = "kwok.x-k8s.io/node"
+
+func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
+	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port)
+	if err != nil {
+		return nil, err
+	}
+	m := &Member{APIServer: api, Options: opts}
+	if !opts.Workloads {
+		return m, nil
+	}
+	if err := m.startWorkloadProcesses(ctx, pki); err != nil {
+		m.Stop()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
+	saKey, _, err := pki.ServiceAccountKey()
+	if err != nil {
+		return err
+	}
+	name := m.Options.Name
+	// The node-lifecycle controller must run: it lifts the not-ready taint
+	// that admission puts on new nodes.
+	if m.ControllerManager, err = startProcess(name+"-controller-manager", bin("kube-controller-manager"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--controllers=*",
+		"--use-service-account-credentials=false",
+		"--service-account-private-key-file=" + saKey,
+		"--root-ca-file=" + filepath.Join(pki.Dir, "ca.crt"),
+		"--node-monitor-period=2s",
+		"--v=1",
+	}, m.logDir); err != nil {
+		return err
+	}
+	if m.Scheduler, err = startProcess(name+"-scheduler", bin("kube-scheduler"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--v=1",
+	}, m.logDir); err != nil {
+		return err
+	}
+	if m.Kwok, err = startProcess(name+"-kwok", bin("kwok"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--manage-all-nodes=false",
+		"--manage-nodes-with-annotation-selector=" + kwokNodeAnnotation + "=fake",
+		"--manage-nodes-with-label-selector=",
+		"--manage-single-node=",
+		"--cidr=10.244.0.1/16",
+		"--node-ip=10.0.0.1",
+		"--node-lease-duration-seconds=40",
+	}, m.logDir); err != nil {
+		return err
+	}
+	return m.createNodes(ctx)
+}
+
+func (m *Member) createNodes(ctx context.Context) error {
+	client, err := kubernetes.NewForConfig(m.Config)
+	if err != nil {
+		return err
+	}
+	nodes := m.Options.Nodes
+	if len(nodes) == 0 {
+		nodes = []NodeSpec{{Name: m.Options.Name + "-node-1", CPU: "8", Memory: "32Gi", Pods: "110"}}
+	}
+	for _, n := range nodes {
+		node, err := fakeNode(n)
+		if err != nil {
+			return fmt.Errorf("member %s: node %s: %w", m.Options.Name, n.Name, err)
+		}
+		if _, err := client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("member %s: create node %s: %w", m.Options.Name, n.Name, err)
+		}
+	}
+	return nil
+}
+
+func fakeNode(n NodeSpec) (*corev1.Node, error) {
+	list := corev1.ResourceList{}
+	for res, v := range map[corev1.ResourceName]string{corev1.ResourceCPU: n.CPU, corev1.ResourceMemory: n.Memory, corev1.ResourcePods: n.Pods} {
+		if v == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", res, v, err)
+		}
+		list[res] = q
+	}
+	labels := map[string]string{"kubernetes.io/hostname": n.Name, "kubernetes.io/os": "linux", "type": "kwok"}
+	for k, v := range n.Labels {
+		labels[k] = v
+	}
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        n.Name,
+			Labels:      labels,
+			Annotations: map[string]string{kwokNodeAnnotation: "fake", "node.alpha.kubernetes.io/ttl": "0"},
+		},
+		Status: corev1.NodeStatus{Capacity: list, Allocatable: list},
+	}, nil
+}
+
+// Stop ends every process of the member, the API server last.
+func (m *Member) Stop() {
+	for _, p := range []*Process{m.Kwok, m.Scheduler, m.ControllerManager} {
+		p.Stop()
+	}
+	m.APIServer.Stop()
+}

@@ -1,0 +1,120 @@
+package localenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Process is one running binary of an environment, with its output in a log
+// file so that a failure can point the user at it.
+type Process struct {
+	Name    string
+	LogPath string
+	cmd     *exec.Cmd
+	exited  chan struct{}
+	waitErr error
+}
+
+// startProcess runs bin with args, logging to <logDir>/<name>.log. The child
+// dies with its parent (Pdeathsig) so an interrupted test or local-up leaves
+// nothing running.
+func startProcess(name, bin string, args []string, logDir string) (*Process, error) {
+	if _, err := os.Stat(bin); err != nil {
+		return nil, fmt.Errorf("%s: binary %s is missing (run hack/testbin.sh): %w", name, bin, err)
+	}
+	logPath := filepath.Join(logDir, name+".log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: open log: %w", name, err)
+	}
+	fmt.Fprintf(logFile, "=== %s %s %s\n", time.Now().Format(time.RFC3339), bin, strings.Join(args, " "))
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("%s: start %s: %w", name, bin, err)
+	}
+	p := &Process{Name: name, LogPath: logPath, cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		logFile.Close()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// Exited reports whether the process has ended, and why.
+func (p *Process) Exited() (bool, error) {
+	select {
+	case <-p.exited:
+		return true, p.waitErr
+	default:
+		return false, nil
+	}
+}
+
+// Stop terminates the process group: SIGTERM, then SIGKILL after a grace period.
+func (p *Process) Stop() {
+	if p == nil || p.cmd.Process == nil {
+		return
+	}
+	if done, _ := p.Exited(); done {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.exited
+	}
+}
+
+// waitUntil polls check until it succeeds, the process dies or ctx ends; the
+// error names the process and its log.
+func (p *Process) waitUntil(ctx context.Context, what string, check func(context.Context) error) error {
+	var last error
+	for {
+		if done, err := p.Exited(); done {
+			return fmt.Errorf("%s exited while waiting for %s (%v); see %s", p.Name, what, err, p.LogPath)
+		}
+		if last = check(ctx); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: timed out waiting for %s: %v; see %s", p.Name, what, last, p.LogPath)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// FreePort returns a loopback TCP port that was free a moment ago.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// PortFree fails with a clear message when a fixed port is taken.
+func PortFree(port int) error {
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return fmt.Errorf("port %d is in use: %w", port, err)
+	}
+	return l.Close()
+}
+
+var errNotReady = errors.New("not ready")

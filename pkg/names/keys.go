@@ -1,0 +1,65 @@
+// Package names is the one home of Karmada's well-known strings and naming
+// algorithms: label, annotation and finalizer keys, reserved namespaces, and
+// how binding, Work and dependency-label names are derived. Every
+// controller uses these so that objects written by Karmada are adopted
+// without churn.
+package names
+
+// Labels and annotations on policies, templates, bindings, Works and member
+// objects (Karmada's exact keys).
+const (
+	PropagationPolicyPermanentIDLabel        = "propagationpolicy.karmada.io/permanent-id"
+	PropagationPolicyNamespaceAnnotation     = "propagationpolicy.karmada.io/namespace"
+	PropagationPolicyNameAnnotation          = "propagationpolicy.karmada.io/name"
+	ClusterPropagationPolicyPermanentIDLabel = "clusterpropagationpolicy.karmada.io/permanent-id"
+	ClusterPropagationPolicyNameAnnotation   = "clusterpropagationpolicy.karmada.io/name"
+
+	ResourceBindingPermanentIDLabel        = "resourcebinding.karmada.io/permanent-id"
+	ClusterResourceBindingPermanentIDLabel = "clusterresourcebinding.karmada.io/permanent-id"
+	WorkPermanentIDLabel                   = "work.karmada.io/permanent-id"
+
+	ResourceBindingNamespaceAnnotation   = "resourcebinding.karmada.io/namespace"
+	ResourceBindingNameAnnotation        = "resourcebinding.karmada.io/name"
+	ClusterResourceBindingNameAnnotation = "clusterresourcebinding.karmada.io/name"
+	WorkNamespaceAnnotation              = "work.karmada.io/namespace"
+	WorkNameAnnotation                   = "work.karmada.io/name"
+	ConflictResolutionAnnotation         = "work.karmada.io/conflict-resolution"
+	ResourceTemplateUIDAnnotation        = "resourcetemplate.karmada.io/uid"
+	ResourceTemplateGenerationAnnotation = "resourcetemplate.karmada.io/generation"
+	ManagedLabelsAnnotation              = "resourcetemplate.karmada.io/managed-labels"
+	ManagedAnnotationsAnnotation         = "resourcetemplate.karmada.io/managed-annotations"
+	AppliedPlacementAnnotation           = "policy.karmada.io/applied-placement"
+	AppliedOverridesAnnotation           = "policy.karmada.io/applied-overrides"
+	AppliedClusterOverridesAnnotation    = "policy.karmada.io/applied-cluster-overrides"
+	BindingDependenciesAnnotation        = "resourcebinding.karmada.io/dependencies"
+	DependedByLabelKeyPrefix             = "resourcebinding.karmada.io/depended-by-"
+	ClaimedByLabel                       = "resourcetemplate.karmada.io/claimed-by"
+	RetainReplicasLabel                  = "resourcetemplate.karmada.io/retain-replicas"
+	DeletionProtectionLabel              = "resourcetemplate.karmada.io/deletion-protected"
+	SkipAutoPropagationNamespaceLabel    = "namespace.karmada.io/skip-auto-propagation"
+	BindingManagedByLabel                = "binding.karmada.io/managed-by"
+	ManagedLabel                         = "karmada.io/managed"
+	SystemLabel                          = "karmada.io/system"
+	ConflictResolutionOverwrite          = "overwrite"
+	ConflictResolutionAbort              = "abort"
+	TrueValue                            = "true"
+)
+
+// Finalizers.
+const (
+	BindingControllerFinalizer                  = "karmada.io/binding-controller"
+	ClusterResourceBindingControllerFinalizer   = "karmada.io/cluster-resource-binding-controller"
+	ExecutionControllerFinalizer                = "karmada.io/execution-controller"
+	ClusterControllerFinalizer                  = "karmada.io/cluster-controller"
+	PropagationPolicyControllerFinalizer        = "karmada.io/propagation-policy-controller"
+	ClusterPropagationPolicyControllerFinalizer = "karmada.io/cluster-propagation-policy-controller"
+	BindingDependenciesDistributorFinalizer     = "karmada.io/binding-dependencies-distributor"
+)
+
+// Reserved namespaces.
+const (
+	SystemNamespace      = "karmada-system"
+	ClusterNamespace     = "karmada-cluster"
+	ExecutionSpacePrefix = "karmada-es-"
+	DefaultSchedulerName = "default-scheduler"
+)

@@ -1,0 +1,182 @@
+// Package harness starts real multi-cluster environments for integration
+// and end-to-end tests: a Karmada-style control plane with Propel's CRDs and
+// member clusters registered as Cluster objects, built on pkg/localenv. It
+// builds missing binaries with hack/testbin.sh and stops every process when
+// the test ends, also when it fails.
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/propel-mc/propel/config/crds"
+	"github.com/propel-mc/propel/pkg/apis"
+	"github.com/propel-mc/propel/pkg/join"
+	"github.com/propel-mc/propel/pkg/localenv"
+)
+
+// Options chooses the members; the default is DefaultMembers.
+type Options struct {
+	Members []localenv.MemberOptions
+	// NoJoin leaves the members unregistered.
+	NoJoin bool
+}
+
+// DefaultMembers is the standard topology: member1 runs real workloads
+// (kube-controller-manager, kube-scheduler, kwok); member2 and member3 are
+// bare API servers.
+func DefaultMembers() []localenv.MemberOptions {
+	return []localenv.MemberOptions{
+		{Name: "member1", Workloads: true, Region: "region-a", Zone: "zone-a1", Provider: "local"},
+		{Name: "member2", Region: "region-b", Zone: "zone-b1", Provider: "local"},
+		{Name: "member3", Region: "region-b", Zone: "zone-b2", Provider: "local"},
+	}
+}
+
+// Env is a running environment with clients for its clusters.
+type Env struct {
+	*localenv.Environment
+	// Client talks to the control plane with Propel's scheme.
+	Client client.Client
+	// Kube is a typed client of the control plane.
+	Kube kubernetes.Interface
+}
+
+// MemberClient returns a client for member name.
+func (e *Env) MemberClient(name string) (client.Client, error) {
+	m := e.Member(name)
+	if m == nil {
+		return nil, fmt.Errorf("no member %s", name)
+	}
+	return client.New(m.Config, client.Options{Scheme: apis.Scheme})
+}
+
+// Start builds missing binaries and starts an environment under dir.
+func Start(ctx context.Context, dir string, opts Options) (*Env, error) {
+	members := opts.Members
+	if members == nil {
+		members = DefaultMembers()
+	}
+	withWorkloads := false
+	for _, m := range members {
+		withWorkloads = withWorkloads || m.Workloads
+	}
+	if err := EnsureBinaries(withWorkloads); err != nil {
+		return nil, err
+	}
+	all, err := crds.All()
+	if err != nil {
+		return nil, err
+	}
+	le, err := localenv.Start(ctx, localenv.Options{Dir: dir, CRDs: all, Members: members})
+	if err != nil {
+		return nil, err
+	}
+	env := &Env{Environment: le}
+	if env.Client, err = client.New(le.ControlPlane.Config, client.Options{Scheme: apis.Scheme}); err != nil {
+		le.Stop()
+		return nil, err
+	}
+	if env.Kube, err = kubernetes.NewForConfig(le.ControlPlane.Config); err != nil {
+		le.Stop()
+		return nil, err
+	}
+	if !opts.NoJoin {
+		for _, m := range le.Members {
+			o := m.Options
+			var zones []string
+			if o.Zone != "" {
+				zones = []string{o.Zone}
+			}
+			if _, err := join.Join(ctx, le.ControlPlane.Config, m.Config, join.Options{Name: o.Name, Provider: o.Provider, Region: o.Region, Zones: zones}); err != nil {
+				le.Stop()
+				return nil, err
+			}
+		}
+	}
+	return env, nil
+}
+
+// StartT starts an environment for one test and stops it when the test ends.
+func StartT(t testing.TB, opts Options) *Env {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	env, err := Start(ctx, t.TempDir(), opts)
+	if err != nil {
+		t.Fatalf("start environment: %v", err)
+	}
+	t.Cleanup(env.Stop)
+	return env
+}
+
+// Main runs a test package's tests against one shared environment, so the
+// API servers start once per package. Use it from TestMain:
+//
+//	func TestMain(m *testing.M) { harness.Main(m, harness.Options{}, &env) }
+func Main(m *testing.M, opts Options, env **Env) {
+	dir, err := os.MkdirTemp("", "propel-env-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	e, err := Start(ctx, dir, opts)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "start environment: %v\n", err)
+		os.Exit(1)
+	}
+	*env = e
+	code := m.Run()
+	e.Stop()
+	if code == 0 {
+		os.RemoveAll(dir)
+	} else {
+		fmt.Fprintf(os.Stderr, "environment logs kept in %s\n", e.LogDir)
+	}
+	os.Exit(code)
+}
+
+// EnsureBinaries runs hack/testbin.sh when binaries are missing, streaming
+// its progress to stderr.
+func EnsureBinaries(withWorkloads bool) error {
+	missing := localenv.MissingBinaries(withWorkloads)
+	if len(missing) == 0 {
+		return nil
+	}
+	script := filepath.Join(RepoRoot(), "hack", "testbin.sh")
+	cmd := exec.Command(script, missing...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = append(os.Environ(), "PROPEL_TESTBIN_DIR="+localenv.BinDir())
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("build test binaries %s with %s: %w", strings.Join(missing, ", "), script, err)
+	}
+	return nil
+}
+
+// RepoRoot is the checkout this package was compiled from.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// SharedDir is ../shared beside the checkout, where the Karmada reference
+// material lives; "" when it is absent.
+func SharedDir() string {
+	d := filepath.Join(RepoRoot(), "..", "shared")
+	if _, err := os.Stat(d); err != nil {
+		return ""
+	}
+	return d
+}
