@@ -1,0 +1,151 @@
+package detector
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+// ensureBinding creates or updates the template's binding from policy p and
+// reports whether it wrote anything. Only the fields the detector owns are
+// overwritten; scheduling results and status are never touched.
+func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy) (bool, error) {
+	desired, err := d.desiredSpec(ctx, obj, p)
+	if err != nil {
+		return false, err
+	}
+	existing, err := d.getBinding(ctx, obj)
+	if apierrors.IsNotFound(err) {
+		return true, d.createBinding(ctx, obj, p, existing, desired)
+	}
+	if err != nil {
+		return false, err
+	}
+	if owner := metav1.GetControllerOf(existing); owner != nil && owner.UID != obj.GetUID() {
+		return false, fmt.Errorf("binding %s is owned by another %s (uid %s); waiting for it to be garbage collected", existing.GetName(), owner.Kind, owner.UID)
+	}
+	updated := existing.DeepCopyObject().(client.Object)
+	setBindingMeta(updated, obj, p)
+	mergeSpec(specOf(updated), desired)
+	if equality.Semantic.DeepEqual(existing, updated) {
+		return false, nil
+	}
+	if err := d.client.Update(ctx, updated); err != nil {
+		return false, fmt.Errorf("update binding %s: %w", updated.GetName(), err)
+	}
+	return true, nil
+}
+
+func (d *Detector) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) error {
+	b.SetNamespace(obj.GetNamespace())
+	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
+	setBindingMeta(b, obj, p)
+	*specOf(b) = *desired
+	if err := d.client.Create(ctx, b); err != nil {
+		return fmt.Errorf("create binding %s: %w", b.GetName(), err)
+	}
+	return nil
+}
+
+// setBindingMeta merges the claim, the binding's permanent id, the
+// controller reference to the template and the finalizer into b.
+func setBindingMeta(b client.Object, obj *unstructured.Unstructured, p *policy) {
+	setClaim(b, p)
+	idLabel, finalizer := names.ResourceBindingPermanentIDLabel, names.BindingControllerFinalizer
+	if _, ok := b.(*workv1alpha2.ClusterResourceBinding); ok {
+		idLabel, finalizer = names.ClusterResourceBindingPermanentIDLabel, names.ClusterResourceBindingControllerFinalizer
+	}
+	if b.GetLabels()[idLabel] == "" {
+		labels := b.GetLabels()
+		labels[idLabel] = uuid.NewString()
+		b.SetLabels(labels)
+	}
+	controllerutil.AddFinalizer(b, finalizer)
+	b.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}})
+}
+
+func specOf(b client.Object) *workv1alpha2.ResourceBindingSpec {
+	switch t := b.(type) {
+	case *workv1alpha2.ResourceBinding:
+		return &t.Spec
+	case *workv1alpha2.ClusterResourceBinding:
+		return &t.Spec
+	}
+	panic(fmt.Sprintf("not a binding: %T", b))
+}
+
+// desiredSpec is the part of the binding spec the detector owns.
+func (d *Detector) desiredSpec(ctx context.Context, obj *unstructured.Unstructured, p *policy) (*workv1alpha2.ResourceBindingSpec, error) {
+	ps := withWebhookDefaults(p.spec)
+	spec := &workv1alpha2.ResourceBindingSpec{
+		Resource: workv1alpha2.ObjectReference{
+			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
+			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
+		},
+		PropagateDeps:               ps.PropagateDeps && obj.GetNamespace() != "",
+		SchedulerName:               ps.SchedulerName,
+		Placement:                   &ps.Placement,
+		Failover:                    ps.Failover,
+		ConflictResolution:          ps.ConflictResolution,
+		PreserveResourcesOnDeletion: ps.PreserveResourcesOnDeletion,
+	}
+	if spec.SchedulerName == "" {
+		spec.SchedulerName = names.DefaultSchedulerName
+	}
+	if ps.Suspension != nil {
+		spec.Suspension = &workv1alpha2.Suspension{Suspension: *ps.Suspension}
+	}
+	if d.interpreter.HookEnabled(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
+		replicas, reqs, err := d.interpreter.GetReplicas(ctx, obj)
+		if err != nil {
+			return nil, fmt.Errorf("interpret replicas: %w", err)
+		}
+		spec.Replicas, spec.ReplicaRequirements = replicas, reqs
+	}
+	return spec, nil
+}
+
+// mergeSpec overwrites the detector-owned fields of spec with desired and
+// merges suspension, keeping the binding-owned scheduling flag.
+func mergeSpec(spec, desired *workv1alpha2.ResourceBindingSpec) {
+	spec.Resource = desired.Resource
+	spec.Replicas, spec.ReplicaRequirements, spec.Components = desired.Replicas, desired.ReplicaRequirements, desired.Components
+	spec.PropagateDeps = desired.PropagateDeps
+	spec.SchedulerName, spec.Placement, spec.Failover = desired.SchedulerName, desired.Placement, desired.Failover
+	spec.ConflictResolution, spec.PreserveResourcesOnDeletion = desired.ConflictResolution, desired.PreserveResourcesOnDeletion
+	spec.SchedulePriority, spec.WorkloadAffinityGroups = desired.SchedulePriority, desired.WorkloadAffinityGroups
+	spec.Suspension = mergeSuspension(spec.Suspension, desired.Suspension)
+}
+
+func mergeSuspension(existing, fromPolicy *workv1alpha2.Suspension) *workv1alpha2.Suspension {
+	var scheduling *bool
+	if existing != nil {
+		scheduling = existing.Scheduling
+	}
+	if fromPolicy == nil && scheduling == nil {
+		return nil
+	}
+	out := &workv1alpha2.Suspension{Scheduling: scheduling}
+	if fromPolicy != nil {
+		out.Suspension = fromPolicy.Suspension
+	}
+	if out.Dispatching == nil && out.DispatchingOnClusters == nil && out.Scheduling == nil {
+		return nil
+	}
+	return out
+}

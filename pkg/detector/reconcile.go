@@ -1,0 +1,192 @@
+package detector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+var (
+	errNoMatchedPolicy          = errors.New("no matched propagation policy")
+	errWaitingDependentOverride = errors.New("waiting for dependent overrides")
+)
+
+// reconcileTemplate brings one template's claim and binding in line with
+// the policies: the claiming policy if any, else the best matching one.
+func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey) error {
+	obj, err := d.getTemplate(ctx, key)
+	if apierrors.IsNotFound(err) {
+		d.waiting.remove(key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if obj.GetLabels()[names.ClaimedByLabel] != "" {
+		d.waiting.remove(key)
+		return nil
+	}
+	if p, claimed, err := d.claimingPolicy(ctx, obj); claimed {
+		if err != nil || p == nil {
+			return err
+		}
+		return d.applyClaimed(ctx, obj, p, key.lazyChange)
+	}
+	p := d.matchPolicy(obj)
+	if p == nil {
+		if d.waiting.add(key) {
+			return errNoMatchedPolicy // one rate-limited retry covers a policy arriving together
+		}
+		return nil
+	}
+	if err := d.checkDependentOverrides(ctx, p); err != nil {
+		return err
+	}
+	d.waiting.remove(key)
+	return d.applyPolicy(ctx, obj, p, key.lazyChange)
+}
+
+// matchPolicy finds the best policy for obj: a PropagationPolicy of its
+// namespace always beats any ClusterPropagationPolicy.
+func (d *Detector) matchPolicy(obj *unstructured.Unstructured) *policy {
+	if obj.GetNamespace() != "" {
+		if p := bestPolicy(d.pps.candidates(obj, true), obj); p != nil {
+			return p
+		}
+	}
+	return bestPolicy(d.cpps.candidates(obj, false), obj)
+}
+
+// claimingPolicy returns the policy that claims obj, if its claim metadata
+// says one does. A claim whose policy is gone is cleaned up (nil policy);
+// a terminating policy is an error so the template is retried.
+func (d *Detector) claimingPolicy(ctx context.Context, obj *unstructured.Unstructured) (*policy, bool, error) {
+	l, a := obj.GetLabels(), obj.GetAnnotations()
+	if ns, name, id := a[names.PropagationPolicyNamespaceAnnotation], a[names.PropagationPolicyNameAnnotation], l[names.PropagationPolicyPermanentIDLabel]; ns != "" && name != "" && id != "" {
+		pp := &policyv1alpha1.PropagationPolicy{}
+		err := d.client.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, pp)
+		return d.claimResult(ctx, obj, err, func() *policy { return fromPP(pp) })
+	}
+	if name, id := a[names.ClusterPropagationPolicyNameAnnotation], l[names.ClusterPropagationPolicyPermanentIDLabel]; name != "" && id != "" {
+		cpp := &policyv1alpha1.ClusterPropagationPolicy{}
+		err := d.client.Get(ctx, types.NamespacedName{Name: name}, cpp)
+		return d.claimResult(ctx, obj, err, func() *policy { return fromCPP(cpp) })
+	}
+	return nil, false, nil
+}
+
+func (d *Detector) claimResult(ctx context.Context, obj *unstructured.Unstructured, getErr error, p func() *policy) (*policy, bool, error) {
+	switch {
+	case apierrors.IsNotFound(getErr):
+		return nil, true, d.releaseTemplate(ctx, obj, claimOf(obj))
+	case getErr != nil:
+		return nil, true, getErr
+	}
+	pol := p()
+	if pol.deleting {
+		return nil, true, fmt.Errorf("claiming policy %s is being deleted", pol.key())
+	}
+	return pol, true, nil
+}
+
+// applyClaimed re-applies the claiming policy unless the template no longer
+// matches it: claims are sticky and released only from the policy side.
+func (d *Detector) applyClaimed(ctx context.Context, obj *unstructured.Unstructured, p *policy, lazyChange bool) error {
+	if p.implicitPriority(obj) == priorityMisMatch {
+		return nil
+	}
+	if err := d.checkDependentOverrides(ctx, p); err != nil {
+		return err
+	}
+	return d.applyPolicy(ctx, obj, p, lazyChange)
+}
+
+// checkDependentOverrides fails until every override the policy depends on exists.
+func (d *Detector) checkDependentOverrides(ctx context.Context, p *policy) error {
+	for _, name := range p.spec.DependentOverrides {
+		var obj client.Object = &policyv1alpha1.ClusterOverridePolicy{}
+		key := types.NamespacedName{Name: name}
+		if !p.cluster {
+			obj, key.Namespace = &policyv1alpha1.OverridePolicy{}, p.namespace
+		}
+		if err := d.client.Get(ctx, key, obj); err != nil {
+			if apierrors.IsNotFound(err) {
+				return fmt.Errorf("%w: %s of policy %s", errWaitingDependentOverride, name, p.key())
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// applyPolicy claims obj for p and creates or updates its binding.
+func (d *Detector) applyPolicy(ctx context.Context, obj *unstructured.Unstructured, p *policy, lazyChange bool) error {
+	if p.id == "" {
+		return fmt.Errorf("policy %s has no permanent id yet", p.key())
+	}
+	obj, err := d.claim(ctx, obj, p)
+	if err != nil {
+		return d.applyFailed(obj, p, fmt.Errorf("claim: %w", err))
+	}
+	if lazyChange && p.spec.ActivationPreference == policyv1alpha1.LazyActivation {
+		return nil
+	}
+	written, err := d.ensureBinding(ctx, obj, p)
+	if err != nil {
+		return d.applyFailed(obj, p, err)
+	}
+	if written {
+		d.recorder.Eventf(obj, "Normal", "ApplyPolicySucceed", "Apply policy(%s) succeed", p.key())
+	}
+	return nil
+}
+
+func (d *Detector) applyFailed(obj *unstructured.Unstructured, p *policy, err error) error {
+	d.recorder.Eventf(obj, "Warning", "ApplyPolicyFailed", "Apply policy(%s) failed: %v", p.key(), err)
+	return err
+}
+
+// getTemplate reads from the informer cache, else from the API server.
+func (d *Detector) getTemplate(ctx context.Context, key templateKey) (*unstructured.Unstructured, error) {
+	r, err := d.templateMapping(key.gvk)
+	if err != nil {
+		return nil, err
+	}
+	if _, watched := d.resourceFor(key.gvk); watched {
+		lister := d.informers.ForResource(r.gvr).Lister()
+		var o interface{}
+		if r.namespaced {
+			o, err = lister.ByNamespace(key.namespace).Get(key.name)
+		} else {
+			o, err = lister.Get(key.name)
+		}
+		if err == nil {
+			return o.(*unstructured.Unstructured).DeepCopy(), nil
+		}
+	}
+	if r.namespaced {
+		return d.dynamic.Resource(r.gvr).Namespace(key.namespace).Get(ctx, key.name, metav1.GetOptions{})
+	}
+	return d.dynamic.Resource(r.gvr).Get(ctx, key.name, metav1.GetOptions{})
+}
+
+// updateTemplate writes obj (a full update) and returns the server's copy.
+func (d *Detector) updateTemplate(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	r, err := d.templateMapping(obj.GroupVersionKind())
+	if err != nil {
+		return nil, err
+	}
+	if r.namespaced {
+		return d.dynamic.Resource(r.gvr).Namespace(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{})
+	}
+	return d.dynamic.Resource(r.gvr).Update(ctx, obj, metav1.UpdateOptions{})
+}
