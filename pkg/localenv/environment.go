@@ -21,6 +21,11 @@ type Options struct {
 	Members []MemberOptions
 	// EtcdPort and ControlPlanePort pin ports; 0 picks free ones.
 	EtcdPort, ControlPlanePort int
+	// ControlPlaneControllers runs kube-controller-manager against the
+	// control plane with only the controllers Karmada runs there (garbage
+	// collector, namespace, ...): it deletes a binding when its template
+	// goes. No workload controllers: templates must not get pods.
+	ControlPlaneControllers bool
 }
 
 // Environment is a running control plane and its members.
@@ -30,7 +35,9 @@ type Environment struct {
 	PKI          *PKI
 	Etcd         *Etcd
 	ControlPlane *APIServer
-	Members      []*Member
+	// ControlPlaneControllerManager runs with ControlPlaneControllers.
+	ControlPlaneControllerManager *Process
+	Members                       []*Member
 }
 
 // Start brings up etcd, the control plane (with CRDs) and the members. On
@@ -61,6 +68,11 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	}
 	if err = InstallCRDs(ctx, env.ControlPlane.Config, opts.CRDs); err != nil {
 		return env, err
+	}
+	if opts.ControlPlaneControllers {
+		if env.ControlPlaneControllerManager, err = startControlPlaneControllers(env.ControlPlane, env.PKI); err != nil {
+			return env, err
+		}
 	}
 	env.Members = make([]*Member, len(opts.Members))
 	errs := make([]error, len(opts.Members))
@@ -99,6 +111,7 @@ func (e *Environment) Stop() {
 		}
 	}
 	wg.Wait()
+	e.ControlPlaneControllerManager.Stop()
 	if e.ControlPlane != nil {
 		e.ControlPlane.Stop()
 	}

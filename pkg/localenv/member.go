@@ -108,6 +108,26 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
 	return m.createNodes(ctx)
 }
 
+// controlPlaneControllers are the kube-controller-manager controllers
+// Karmada runs against its API server.
+const controlPlaneControllers = "namespace,garbagecollector,serviceaccount-token,clusterrole-aggregation,ttl-after-finished"
+
+func startControlPlaneControllers(cp *APIServer, pki *PKI) (*Process, error) {
+	saKey, _, err := pki.ServiceAccountKey()
+	if err != nil {
+		return nil, err
+	}
+	return startProcess(cp.Name+"-controller-manager", bin("kube-controller-manager"), []string{
+		"--kubeconfig=" + cp.Kubeconfig,
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--controllers=" + controlPlaneControllers,
+		"--service-account-private-key-file=" + saKey,
+		"--root-ca-file=" + filepath.Join(pki.Dir, "ca.crt"),
+		"--v=1",
+	}, cp.logDir)
+}
+
 func (m *Member) createNodes(ctx context.Context) error {
 	client, err := kubernetes.NewForConfig(m.Config)
 	if err != nil {

@@ -30,6 +30,9 @@ type Options struct {
 	Members []localenv.MemberOptions
 	// NoJoin leaves the members unregistered.
 	NoJoin bool
+	// NoControlPlaneControllers skips kube-controller-manager (garbage
+	// collection) on the control plane.
+	NoControlPlaneControllers bool
 }
 
 // DefaultMembers is the standard topology: member1 runs real workloads
@@ -67,7 +70,7 @@ func Start(ctx context.Context, dir string, opts Options) (*Env, error) {
 	if members == nil {
 		members = DefaultMembers()
 	}
-	withWorkloads := false
+	withWorkloads := !opts.NoControlPlaneControllers
 	for _, m := range members {
 		withWorkloads = withWorkloads || m.Workloads
 	}
@@ -78,7 +81,9 @@ func Start(ctx context.Context, dir string, opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	le, err := localenv.Start(ctx, localenv.Options{Dir: dir, CRDs: all, Members: members})
+	le, err := localenv.Start(ctx, localenv.Options{
+		Dir: dir, CRDs: all, Members: members, ControlPlaneControllers: !opts.NoControlPlaneControllers,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -10,11 +10,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
 // TestEnvironment starts the standard topology and checks what every later
@@ -94,10 +94,9 @@ func checkClusterCredentials(t *testing.T, ctx context.Context, env *Env, c *clu
 	if err != nil {
 		t.Fatalf("cluster %s secret: %v", c.Name, err)
 	}
-	cfg := &rest.Config{
-		Host:            c.Spec.APIEndpoint,
-		BearerToken:     string(secret.Data["token"]),
-		TLSClientConfig: rest.TLSClientConfig{CAData: secret.Data["caBundle"]},
+	cfg, err := membercluster.RESTConfig(c, secret)
+	if err != nil {
+		t.Fatal(err)
 	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
