@@ -27,6 +27,11 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		return false, err
 	}
 	existing, err := d.getBinding(ctx, obj)
+	if apierrors.IsNotFound(err) && d.apiReader != nil {
+		// The cache may lag behind a binding created moments ago; ask the
+		// API server before creating, so a lag costs a read, not a failed write.
+		err = d.apiReader.Get(ctx, client.ObjectKeyFromObject(existing), existing)
+	}
 	if apierrors.IsNotFound(err) {
 		return true, d.createBinding(ctx, obj, p, existing, desired)
 	}

@@ -136,5 +136,7 @@ func (d *Detector) getBinding(ctx context.Context, obj *unstructured.Unstructure
 	if obj.GetNamespace() == "" {
 		b = &workv1alpha2.ClusterResourceBinding{}
 	}
+	b.SetNamespace(key.Namespace)
+	b.SetName(key.Name)
 	return b, d.client.Get(ctx, key, b)
 }

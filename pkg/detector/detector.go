@@ -47,6 +47,7 @@ type Options struct {
 // Detector watches resource templates and turns them into bindings.
 type Detector struct {
 	client      client.Client
+	apiReader   client.Reader
 	cache       cache.Informers
 	dynamic     dynamic.Interface
 	discovery   discovery.DiscoveryInterface
@@ -64,6 +65,7 @@ type Detector struct {
 
 	queue   workqueue.TypedRateLimitingInterface[templateKey]
 	waiting *waitingList
+	lazy    *lazyFlags
 	pps     *policyIndex
 	cpps    *policyIndex
 }
@@ -78,9 +80,6 @@ type templateKey struct {
 	gvk       schema.GroupVersionKind
 	namespace string
 	name      string
-	// lazyChange marks an update made only to Karmada-owned metadata, which
-	// a policy with activationPreference Lazy does not act on.
-	lazyChange bool
 }
 
 func (k templateKey) String() string {
@@ -91,7 +90,10 @@ func (k templateKey) String() string {
 // manager.
 type Deps struct {
 	// Client reads from Cache and writes to the API server.
-	Client      client.Client
+	Client client.Client
+	// APIReader reads from the API server directly (optional): used only
+	// when the cache says a binding is missing, before creating it.
+	APIReader   client.Reader
 	Cache       cache.Informers
 	Dynamic     dynamic.Interface
 	Discovery   discovery.DiscoveryInterface
@@ -120,7 +122,7 @@ func New(deps Deps, opts Options) (*Detector, error) {
 		return nil, err
 	}
 	return &Detector{
-		client: deps.Client, cache: deps.Cache, dynamic: deps.Dynamic, discovery: deps.Discovery, mapper: deps.Mapper,
+		client: deps.Client, apiReader: deps.APIReader, cache: deps.Cache, dynamic: deps.Dynamic, discovery: deps.Discovery, mapper: deps.Mapper,
 		interpreter: deps.Interpreter, recorder: deps.Recorder,
 		opts: opts, skip: skip, nsFilter: nsFilter,
 		informers: dynamicinformer.NewFilteredDynamicSharedInformerFactory(deps.Dynamic, opts.ResyncPeriod, "", nil),
@@ -128,6 +130,7 @@ func New(deps Deps, opts Options) (*Detector, error) {
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[templateKey](),
 			workqueue.TypedRateLimitingQueueConfig[templateKey]{Name: "resource-detector"}),
 		waiting: newWaitingList(),
+		lazy:    &lazyFlags{flags: map[templateKey]bool{}},
 		pps:     newPolicyIndex(),
 		cpps:    newPolicyIndex(),
 	}, nil
@@ -178,7 +181,7 @@ func (d *Detector) processNext(ctx context.Context) bool {
 	}
 	defer d.queue.Done(key)
 	logger := log.FromContext(ctx).WithValues("kind", key.gvk.Kind, "namespace", key.namespace, "name", key.name)
-	err := d.reconcileTemplate(logr.NewContext(ctx, logger), key)
+	err := d.reconcileTemplate(logr.NewContext(ctx, logger), key, d.lazy.take(key))
 	if err != nil {
 		logger.V(1).Info("template not synced, will retry", "error", err.Error())
 		d.queue.AddRateLimited(key)
@@ -200,7 +203,6 @@ func newWaitingList() *waitingList { return &waitingList{keys: map[templateKey]s
 func (w *waitingList) add(k templateKey) (added bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	k.lazyChange = false
 	if _, ok := w.keys[k]; ok {
 		return false
 	}
@@ -211,7 +213,6 @@ func (w *waitingList) add(k templateKey) (added bool) {
 func (w *waitingList) remove(k templateKey) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	k.lazyChange = false
 	delete(w.keys, k)
 }
 
@@ -223,4 +224,32 @@ func (w *waitingList) snapshot() []templateKey {
 		out = append(out, k)
 	}
 	return out
+}
+
+// lazyFlags remembers, per queued template, whether every change since it
+// was queued touched only Karmada-owned metadata (which a policy with
+// activationPreference Lazy does not act on). The flag is kept beside the
+// queue, not in the key, so the queue still deduplicates a template.
+type lazyFlags struct {
+	mu    sync.Mutex
+	flags map[templateKey]bool
+}
+
+// enqueue records lazy for k; any real change makes the pending item non-lazy.
+func (d *Detector) enqueue(k templateKey, lazy bool) {
+	d.lazy.mu.Lock()
+	if prev, ok := d.lazy.flags[k]; ok {
+		lazy = prev && lazy
+	}
+	d.lazy.flags[k] = lazy
+	d.lazy.mu.Unlock()
+	d.queue.Add(k)
+}
+
+func (l *lazyFlags) take(k templateKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v := l.flags[k]
+	delete(l.flags, k)
+	return v
 }

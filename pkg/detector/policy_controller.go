@@ -160,9 +160,7 @@ func templateKeyOf(b client.Object) templateKey {
 }
 
 func (d *Detector) enqueueBindingTemplate(b client.Object, lazy bool) {
-	k := templateKeyOf(b)
-	k.lazyChange = lazy
-	d.queue.Add(k)
+	d.enqueue(templateKeyOf(b), lazy)
 }
 
 // wakeWaiting enqueues the waiting templates p now selects.
@@ -185,7 +183,7 @@ func (d *Detector) wakeWaiting(ctx context.Context, p *policy) error {
 	}
 	for _, k := range matched {
 		d.waiting.remove(k)
-		d.queue.Add(k)
+		d.enqueue(k, false)
 	}
 	return nil
 }

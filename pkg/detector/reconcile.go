@@ -22,7 +22,7 @@ var (
 
 // reconcileTemplate brings one template's claim and binding in line with
 // the policies: the claiming policy if any, else the best matching one.
-func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey) error {
+func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey, lazyChange bool) error {
 	obj, err := d.getTemplate(ctx, key)
 	if apierrors.IsNotFound(err) {
 		d.waiting.remove(key)
@@ -39,7 +39,7 @@ func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey) error
 		if err != nil || p == nil {
 			return err
 		}
-		return d.applyClaimed(ctx, obj, p, key.lazyChange)
+		return d.applyClaimed(ctx, obj, p, lazyChange)
 	}
 	p := d.matchPolicy(obj)
 	if p == nil {
@@ -52,7 +52,7 @@ func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey) error
 		return err
 	}
 	d.waiting.remove(key)
-	return d.applyPolicy(ctx, obj, p, key.lazyChange)
+	return d.applyPolicy(ctx, obj, p, lazyChange)
 }
 
 // matchPolicy finds the best policy for obj: a PropagationPolicy of its

@@ -106,8 +106,7 @@ func (d *Detector) keyOf(obj interface{}) (templateKey, bool) {
 
 func (d *Detector) onTemplate(obj interface{}, lazyChange bool) {
 	if k, ok := d.keyOf(obj); ok {
-		k.lazyChange = lazyChange
-		d.queue.Add(k)
+		d.enqueue(k, lazyChange)
 	}
 }
 
