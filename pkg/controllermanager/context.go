@@ -1,0 +1,17 @@
+package controllermanager
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+)
+
+// Context is what every controller's setup receives: the manager and the
+// components controllers share (one interpreter, one member-client cache).
+type Context struct {
+	Manager       ctrl.Manager
+	Options       *Options
+	Interpreter   *resourceinterpreter.Interpreter
+	MemberClients *membercluster.Clients
+}

@@ -1,0 +1,51 @@
+package controllermanager
+
+import (
+	"context"
+
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/propel-mc/propel/pkg/detector"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+)
+
+func init() {
+	controllers["resourceDetector"] = controller{setup: setupDetector}
+}
+
+func setupDetector(_ context.Context, c *Context) error {
+	cfg := c.Manager.GetConfig()
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	d, err := detector.New(detector.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Cache: c.Manager.GetCache(), Dynamic: dyn, Discovery: disc,
+		Mapper: c.Manager.GetRESTMapper(), Interpreter: c.Interpreter,
+		Recorder: c.Manager.GetEventRecorderFor("resource-detector"),
+	}, detector.Options{
+		SkippedPropagatingAPIs:       c.Options.SkippedPropagatingAPIs,
+		SkippedPropagatingNamespaces: c.Options.SkippedPropagatingNamespaces,
+		Workers:                      c.Options.ConcurrentTemplateSyncs,
+	})
+	if err != nil {
+		return err
+	}
+	return d.SetupWithManager(c.Manager)
+}
+
+// newInterpreter builds the shared resource interpreter.
+func newInterpreter(_ context.Context, _ ctrl.Manager, o *Options) (*resourceinterpreter.Interpreter, error) {
+	layers, err := resourceinterpreter.Layers{Native: native.New()}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
+	if err != nil {
+		return nil, err
+	}
+	return resourceinterpreter.New(layers...), nil
+}

@@ -1,0 +1,107 @@
+// Package controllermanager assembles propel-controller-manager: flags with
+// Karmada's names and defaults, the controller registry (--controllers), the
+// shared resource interpreter and member clients, and a controller-runtime
+// manager with leader election.
+package controllermanager
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+)
+
+// Options are the command-line options, named as karmada-controller-manager's.
+type Options struct {
+	Kubeconfig  string
+	Controllers []string
+
+	LeaderElect                  bool
+	LeaderElectResourceName      string
+	LeaderElectResourceNamespace string
+	LeaseDuration                time.Duration
+	RenewDeadline                time.Duration
+	RetryPeriod                  time.Duration
+
+	MetricsBindAddress     string
+	HealthProbeBindAddress string
+	KubeAPIQPS             float32
+	KubeAPIBurst           int
+	ClusterAPIQPS          float32
+	ClusterAPIBurst        int
+
+	ClusterStatusUpdateFrequency  time.Duration
+	ConcurrentClusterSyncs        int
+	ConcurrentBindingSyncs        int
+	ConcurrentClusterBindingSyncs int
+	ConcurrentWorkSyncs           int
+	ConcurrentNamespaceSyncs      int
+	ConcurrentTemplateSyncs       int
+	ConcurrentDependentSyncs      int
+
+	SkippedPropagatingAPIs       string
+	SkippedPropagatingNamespaces []string
+	SchedulerName                string
+	InterpreterPrecedence        string
+}
+
+// NewOptions returns Karmada's defaults.
+func NewOptions() *Options {
+	return &Options{
+		Controllers:                   []string{"*"},
+		LeaderElect:                   true,
+		LeaderElectResourceName:       "karmada-controller-manager",
+		LeaderElectResourceNamespace:  "karmada-system",
+		LeaseDuration:                 15 * time.Second,
+		RenewDeadline:                 10 * time.Second,
+		RetryPeriod:                   2 * time.Second,
+		MetricsBindAddress:            ":8080",
+		HealthProbeBindAddress:        ":10357",
+		KubeAPIQPS:                    40,
+		KubeAPIBurst:                  60,
+		ClusterAPIQPS:                 40,
+		ClusterAPIBurst:               60,
+		ClusterStatusUpdateFrequency:  10 * time.Second,
+		ConcurrentClusterSyncs:        5,
+		ConcurrentBindingSyncs:        5,
+		ConcurrentClusterBindingSyncs: 5,
+		ConcurrentWorkSyncs:           5,
+		ConcurrentNamespaceSyncs:      1,
+		ConcurrentTemplateSyncs:       5,
+		ConcurrentDependentSyncs:      2,
+		SkippedPropagatingNamespaces:  []string{"kube-.*"},
+		SchedulerName:                 "default-scheduler",
+		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
+	}
+}
+
+// AddFlags registers the options on fs.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "Path to the control plane (karmada-apiserver) kubeconfig.")
+	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, "Controllers to run: '*' enables all on by default, 'foo' enables foo, '-foo' disables foo; the first matching entry wins. Names: "+allControllerNames())
+	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "Run leader election so that only one replica writes.")
+	fs.StringVar(&o.LeaderElectResourceName, "leader-elect-resource-name", o.LeaderElectResourceName, "Lease name; Karmada's by default, so Propel and karmada-controller-manager never lead at once.")
+	fs.StringVar(&o.LeaderElectResourceNamespace, "leader-elect-resource-namespace", o.LeaderElectResourceNamespace, "Lease namespace.")
+	fs.DurationVar(&o.LeaseDuration, "leader-elect-lease-duration", o.LeaseDuration, "Leader election lease duration.")
+	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", o.RenewDeadline, "Leader election renew deadline.")
+	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "Leader election retry period.")
+	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "Prometheus metrics address; '0' disables.")
+	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, "Health probe address (/healthz, /readyz); '0' disables.")
+	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "QPS to the control plane.")
+	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst to the control plane.")
+	fs.Float32Var(&o.ClusterAPIQPS, "cluster-api-qps", o.ClusterAPIQPS, "QPS to each member cluster.")
+	fs.IntVar(&o.ClusterAPIBurst, "cluster-api-burst", o.ClusterAPIBurst, "Burst to each member cluster.")
+	fs.DurationVar(&o.ClusterStatusUpdateFrequency, "cluster-status-update-frequency", o.ClusterStatusUpdateFrequency, "How often member cluster status is collected.")
+	fs.IntVar(&o.ConcurrentClusterSyncs, "concurrent-cluster-syncs", o.ConcurrentClusterSyncs, "Clusters reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentBindingSyncs, "concurrent-resourcebinding-syncs", o.ConcurrentBindingSyncs, "ResourceBindings reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentClusterBindingSyncs, "concurrent-clusterresourcebinding-syncs", o.ConcurrentClusterBindingSyncs, "ClusterResourceBindings reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentWorkSyncs, "concurrent-work-syncs", o.ConcurrentWorkSyncs, "Works reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentNamespaceSyncs, "concurrent-namespace-syncs", o.ConcurrentNamespaceSyncs, "Namespaces reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentTemplateSyncs, "concurrent-resource-template-syncs", o.ConcurrentTemplateSyncs, "Resource templates reconciled concurrently.")
+	fs.IntVar(&o.ConcurrentDependentSyncs, "concurrent-dependent-resource-syncs", o.ConcurrentDependentSyncs, "Dependent resources reconciled concurrently.")
+	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
+	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
+	fs.StringVar(&o.SchedulerName, "scheduler-name", o.SchedulerName, "The in-process scheduler takes bindings with this schedulerName.")
+	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
+}

@@ -1,0 +1,61 @@
+package controllermanager
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// setupFunc adds one controller to the manager.
+type setupFunc func(ctx context.Context, c *Context) error
+
+// controller is one entry of --controllers.
+type controller struct {
+	setup setupFunc
+	// offByDefault controllers run only when named explicitly.
+	offByDefault bool
+}
+
+// controllers is filled by the register calls in controllers.go.
+var controllers = map[string]controller{}
+
+func allControllerNames() string {
+	names := make([]string, 0, len(controllers))
+	for n := range controllers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// enabled applies Karmada's --controllers rule: the first entry that names
+// the controller (or '-' it) wins; '*' enables the on-by-default ones.
+func enabled(name string, list []string) bool {
+	for _, entry := range list {
+		switch entry {
+		case name:
+			return true
+		case "-" + name:
+			return false
+		case "*":
+			return !controllers[name].offByDefault
+		}
+	}
+	return false
+}
+
+// validateControllers rejects unknown names so a typo does not silently
+// disable a controller.
+func validateControllers(list []string) error {
+	for _, entry := range list {
+		name := strings.TrimPrefix(entry, "-")
+		if entry == "*" {
+			continue
+		}
+		if _, ok := controllers[name]; !ok {
+			return fmt.Errorf("--controllers: unknown controller %q (known: %s)", name, allControllerNames())
+		}
+	}
+	return nil
+}

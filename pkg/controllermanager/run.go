@@ -1,0 +1,99 @@
+package controllermanager
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/propel-mc/propel/pkg/apis"
+	"github.com/propel-mc/propel/pkg/membercluster"
+)
+
+// Run starts the controller manager and blocks until ctx ends.
+func Run(ctx context.Context, o *Options) error {
+	mgr, c, err := Build(ctx, o)
+	if err != nil {
+		return err
+	}
+	_ = c
+	return mgr.Start(ctx)
+}
+
+// Build creates the manager with every enabled controller, without starting
+// it (tests start it themselves).
+func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
+	if err := validateControllers(o.Controllers); err != nil {
+		return nil, nil, err
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load kubeconfig %q: %w", o.Kubeconfig, err)
+	}
+	cfg.QPS, cfg.Burst = o.KubeAPIQPS, o.KubeAPIBurst
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                        apis.Scheme,
+		Metrics:                       metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		HealthProbeBindAddress:        o.HealthProbeBindAddress,
+		LeaderElection:                o.LeaderElect,
+		LeaderElectionID:              o.LeaderElectResourceName,
+		LeaderElectionNamespace:       o.LeaderElectResourceNamespace,
+		LeaseDuration:                 &o.LeaseDuration,
+		RenewDeadline:                 &o.RenewDeadline,
+		RetryPeriod:                   &o.RetryPeriod,
+		LeaderElectionReleaseOnCancel: true,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("create manager: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return nil, nil, err
+	}
+	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+		return nil, nil, err
+	}
+	c := &Context{
+		Manager:       mgr,
+		Options:       o,
+		MemberClients: membercluster.New(mgr.GetClient(), membercluster.Options{QPS: o.ClusterAPIQPS, Burst: o.ClusterAPIBurst}),
+	}
+	if c.Interpreter, err = newInterpreter(ctx, mgr, o); err != nil {
+		return nil, nil, err
+	}
+	for _, name := range alwaysOn {
+		if err := controllers[name].setup(ctx, c); err != nil {
+			return nil, nil, fmt.Errorf("set up %s: %w", name, err)
+		}
+	}
+	names := make([]string, 0, len(controllers))
+	for n := range controllers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if isAlwaysOn(name) || !enabled(name, o.Controllers) {
+			continue
+		}
+		if err := controllers[name].setup(ctx, c); err != nil {
+			return nil, nil, fmt.Errorf("set up controller %s: %w", name, err)
+		}
+		ctrl.Log.WithName("controller-manager").Info("controller enabled", "controller", name)
+	}
+	return mgr, c, nil
+}
+
+// alwaysOn components are not named in --controllers, as in Karmada.
+var alwaysOn = []string{"resourceDetector"}
+
+func isAlwaysOn(name string) bool {
+	for _, n := range alwaysOn {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,332 @@
+package detector
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/yaml"
+
+	"github.com/propel-mc/propel/pkg/apis"
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/test/harness"
+)
+
+var (
+	env *harness.Env
+	// writes counts the detector's mutating API requests (events excluded).
+	writes atomic.Int64
+	det    *Detector
+	cl     client.Client
+)
+
+func TestMain(m *testing.M) {
+	harness.Main(m, harness.Options{Members: []localenv.MemberOptions{}}, &env)
+}
+
+type countingTransport struct{ next http.RoundTripper }
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodGet && !isEvent(r.URL.Path) {
+		writes.Add(1)
+		if testing.Verbose() {
+			fmt.Println("write:", r.Method, r.URL.Path)
+		}
+	}
+	return c.next.RoundTrip(r)
+}
+
+func isEvent(path string) bool {
+	return filepath.Base(path) == "events" || filepath.Base(filepath.Dir(path)) == "events"
+}
+
+// startDetector runs the detector in a manager against the test control
+// plane, once for the package.
+func startDetector(t *testing.T) {
+	t.Helper()
+	if det != nil {
+		return
+	}
+	cfg := rest.CopyConfig(env.ControlPlane.Config)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt} })
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Deps{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Cache: mgr.GetCache(),
+		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
+		Mapper: mgr.GetRESTMapper(), Interpreter: resourceinterpreter.New(native.New()),
+		Recorder: mgr.GetEventRecorderFor("resource-detector"),
+	}, Options{DiscoveryInterval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetupWithManager(mgr); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = mgr.Start(context.Background()) }()
+	det, cl = d, env.Client
+}
+
+func sample(t *testing.T, rel string, into client.Object) {
+	t.Helper()
+	shared := harness.SharedDir()
+	if shared == "" {
+		t.Skip("../shared is absent: the Karmada samples cannot be read")
+	}
+	data, err := os.ReadFile(filepath.Join(shared, "reference", "karmada-samples", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.UnmarshalStrict(data, into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eventually(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, cond); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func getRB(ctx context.Context, ns, name string) (*workv1alpha2.ResourceBinding, error) {
+	rb := &workv1alpha2.ResourceBinding{}
+	return rb, cl.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, rb)
+}
+
+// TestNginxSampleGetsBinding applies Karmada's nginx sample with a 2:1
+// weighted policy and checks the binding, the claims and the write count.
+func TestNginxSampleGetsBinding(t *testing.T) {
+	startDetector(t)
+	ctx := context.Background()
+	deploy := &appsv1.Deployment{}
+	sample(t, "nginx/deployment.yaml", deploy)
+	pol := &policyv1alpha1.PropagationPolicy{}
+	sample(t, "nginx/propagationpolicy.yaml", pol)
+	pol.Spec.Placement.ReplicaScheduling.WeightPreference.StaticWeightList[0].Weight = 2
+	deploy.Namespace, pol.Namespace = "default", "default"
+
+	before := writes.Load()
+	if err := cl.Create(ctx, pol); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Create(ctx, deploy); err != nil {
+		t.Fatal(err)
+	}
+	var rb *workv1alpha2.ResourceBinding
+	eventually(t, "binding nginx-deployment", func(ctx context.Context) (bool, error) {
+		var err error
+		rb, err = getRB(ctx, "default", "nginx-deployment")
+		return err == nil, nil
+	})
+	if err := cl.Get(ctx, client.ObjectKeyFromObject(pol), pol); err != nil {
+		t.Fatal(err)
+	}
+	id := pol.Labels[names.PropagationPolicyPermanentIDLabel]
+	if id == "" || len(pol.Finalizers) != 1 || pol.Finalizers[0] != names.PropagationPolicyControllerFinalizer {
+		t.Fatalf("policy identity: labels %v finalizers %v", pol.Labels, pol.Finalizers)
+	}
+	if err := cl.Get(ctx, client.ObjectKeyFromObject(deploy), deploy); err != nil {
+		t.Fatal(err)
+	}
+	if deploy.Labels[names.PropagationPolicyPermanentIDLabel] != id ||
+		deploy.Annotations[names.PropagationPolicyNameAnnotation] != "nginx-propagation" ||
+		deploy.Annotations[names.PropagationPolicyNamespaceAnnotation] != "default" {
+		t.Fatalf("template claim: labels %v annotations %v", deploy.Labels, deploy.Annotations)
+	}
+	spec := rb.Spec
+	if spec.Replicas != 2 || spec.Resource.Kind != "Deployment" || spec.Resource.UID != deploy.UID || spec.SchedulerName != "default-scheduler" {
+		t.Fatalf("binding spec: replicas %d resource %+v scheduler %q", spec.Replicas, spec.Resource, spec.SchedulerName)
+	}
+	if spec.Resource.ResourceVersion != deploy.ResourceVersion {
+		t.Errorf("binding records template resourceVersion %s, template has %s", spec.Resource.ResourceVersion, deploy.ResourceVersion)
+	}
+	if w := spec.Placement.ReplicaScheduling.WeightPreference.StaticWeightList; len(w) != 2 || w[0].Weight != 2 || w[1].Weight != 1 {
+		t.Fatalf("placement weights: %+v", w)
+	}
+	if owner := metav1.GetControllerOf(rb); owner == nil || owner.UID != deploy.UID || !ptr.Deref(owner.BlockOwnerDeletion, false) {
+		t.Fatalf("binding owner: %+v", rb.OwnerReferences)
+	}
+	if rb.Labels[names.ResourceBindingPermanentIDLabel] == "" || rb.Labels[names.PropagationPolicyPermanentIDLabel] != id ||
+		len(rb.Finalizers) != 1 || rb.Finalizers[0] != names.BindingControllerFinalizer {
+		t.Fatalf("binding meta: labels %v finalizers %v", rb.Labels, rb.Finalizers)
+	}
+	if rb.Spec.ReplicaRequirements != nil {
+		t.Errorf("nginx has no requests, want nil requirements, got %+v", rb.Spec.ReplicaRequirements)
+	}
+	// Policy create + deployment create by the test, then exactly: policy
+	// identity patch, template claim, binding create.
+	if got := writes.Load() - before; got != 3 {
+		t.Errorf("detector wrote %d times, want 3 (policy id, claim, binding create)", got)
+	}
+
+	// A reconcile of the unchanged template writes nothing.
+	before = writes.Load()
+	if err := det.reconcileTemplate(ctx, templateKey{gvk: appsv1.SchemeGroupVersion.WithKind("Deployment"), namespace: "default", name: "nginx"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := writes.Load() - before; got != 0 {
+		t.Errorf("reconcile of an unchanged template wrote %d times", got)
+	}
+
+	// Scaling the template updates the binding's replicas.
+	deploy.Spec.Replicas = ptr.To[int32](6)
+	if err := cl.Update(ctx, deploy); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "binding replicas 6", func(ctx context.Context) (bool, error) {
+		rb, err := getRB(ctx, "default", "nginx-deployment")
+		return err == nil && rb.Spec.Replicas == 6, nil
+	})
+}
+
+func configMap(name string, labels map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Labels: labels}}
+}
+
+func cmPolicy(name string, prio int32, s policyv1alpha1.ResourceSelector) *policyv1alpha1.PropagationPolicy {
+	return &policyv1alpha1.PropagationPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+		Spec:       policyv1alpha1.PropagationSpec{ResourceSelectors: []policyv1alpha1.ResourceSelector{s}, Priority: ptr.To(prio)},
+	}
+}
+
+func claimedBy(ctx context.Context, name string) (string, error) {
+	cm := &corev1.ConfigMap{}
+	if err := cl.Get(ctx, client.ObjectKey{Namespace: "default", Name: name}, cm); err != nil {
+		return "", err
+	}
+	if a := cm.Annotations[names.PropagationPolicyNameAnnotation]; a != "" {
+		return a, nil
+	}
+	return cm.Annotations[names.ClusterPropagationPolicyNameAnnotation], nil
+}
+
+// TestPriorityAndDeletion: explicit priority beats implicit, a PP beats a
+// CPP, claims are sticky, and deleting a policy releases the template but
+// keeps its binding.
+func TestPriorityAndDeletion(t *testing.T) {
+	startDetector(t)
+	ctx := context.Background()
+	cpp := &policyv1alpha1.ClusterPropagationPolicy{
+		ObjectMeta: metav1.ObjectMeta{Name: "all-configmaps"},
+		Spec: policyv1alpha1.PropagationSpec{Priority: ptr.To[int32](100), ResourceSelectors: []policyv1alpha1.ResourceSelector{
+			{APIVersion: "v1", Kind: "ConfigMap", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "web"}}}}},
+	}
+	for _, o := range []client.Object{
+		cpp,
+		cmPolicy("by-name", 0, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap", Name: "web-config"}),
+		cmPolicy("by-label-prio", 1, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap",
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "web"}}}),
+		configMap("web-config", map[string]string{"tier": "web"}),
+	} {
+		if err := cl.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, "web-config claimed by the higher explicit priority", func(ctx context.Context) (bool, error) {
+		by, err := claimedBy(ctx, "web-config")
+		return by == "by-label-prio", err
+	})
+	rbName := names.BindingName("ConfigMap", "web-config")
+
+	// Deleting the claiming policy releases the template and its binding's
+	// claim; the binding itself stays, and the template is matched again.
+	if err := cl.Delete(ctx, cmPolicy("by-label-prio", 1, policyv1alpha1.ResourceSelector{})); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "web-config re-claimed by the next PropagationPolicy", func(ctx context.Context) (bool, error) {
+		by, err := claimedBy(ctx, "web-config")
+		return by == "by-name", err
+	})
+	eventually(t, "policy gone after its finalizer", func(ctx context.Context) (bool, error) {
+		err := cl.Get(ctx, client.ObjectKey{Namespace: "default", Name: "by-label-prio"}, &policyv1alpha1.PropagationPolicy{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if _, err := getRB(ctx, "default", rbName); err != nil {
+		t.Fatalf("binding was removed with its policy: %v", err)
+	}
+
+	// With no PropagationPolicy left, the ClusterPropagationPolicy takes it.
+	if err := cl.Delete(ctx, cmPolicy("by-name", 0, policyv1alpha1.ResourceSelector{})); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "web-config claimed by the ClusterPropagationPolicy", func(ctx context.Context) (bool, error) {
+		by, err := claimedBy(ctx, "web-config")
+		return by == "all-configmaps", err
+	})
+
+	// Deleting the template garbage-collects its binding (kube-controller-
+	// manager on the control plane, as in Karmada).
+	if err := cl.Delete(ctx, configMap("web-config", nil)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "binding garbage collected", func(ctx context.Context) (bool, error) {
+		rb, err := getRB(ctx, "default", rbName)
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
+		// The binding controller (not running here) would drop its finalizer.
+		if err == nil && rb.DeletionTimestamp != nil {
+			rb.Finalizers = nil
+			return false, client.IgnoreNotFound(cl.Update(ctx, rb))
+		}
+		return false, nil
+	})
+}
+
+// TestCRDInstalledAfterStart: a kind that did not exist when the detector
+// started gets bindings once discovery finds it.
+func TestCRDInstalledAfterStart(t *testing.T) {
+	startDetector(t)
+	ctx := context.Background()
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	sample(t, "guestbook/guestbooks-crd.yaml", crd)
+	if err := localenv.InstallCRDs(ctx, env.ControlPlane.Config, []*apiextensionsv1.CustomResourceDefinition{crd}); err != nil {
+		t.Fatal(err)
+	}
+	pol := &policyv1alpha1.PropagationPolicy{}
+	sample(t, "guestbook/guestbooks-propagationpolicy.yaml", pol)
+	pol.Namespace = "default"
+	gb := &unstructured.Unstructured{}
+	sample(t, "guestbook/guestbook.yaml", gb)
+	gb.SetNamespace("default")
+	if err := cl.Create(ctx, pol); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "create guestbook", func(ctx context.Context) (bool, error) {
+		return cl.Create(ctx, gb.DeepCopy()) == nil, nil // the RESTMapper learns the new kind lazily
+	})
+	eventually(t, "guestbook binding", func(ctx context.Context) (bool, error) {
+		rb, err := getRB(ctx, "default", "guestbook-sample-guestbook")
+		return err == nil && rb.Spec.Resource.Kind == "Guestbook" && rb.Spec.Replicas == 0, nil
+	})
+}
