@@ -3,6 +3,8 @@ package controllermanager
 import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/propel-mc/propel/pkg/detector"
+
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 )
@@ -14,4 +16,7 @@ type Context struct {
 	Options       *Options
 	Interpreter   *resourceinterpreter.Interpreter
 	MemberClients *membercluster.Clients
+	// Templates reads resource templates through the detector's informers;
+	// set once the detector is set up (it always is, first).
+	Templates detector.Templates
 }

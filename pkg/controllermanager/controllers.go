@@ -7,6 +7,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
@@ -14,6 +15,7 @@ import (
 
 func init() {
 	controllers["resourceDetector"] = controller{setup: setupDetector}
+	controllers["dependenciesDistributor"] = controller{setup: setupDependenciesDistributor}
 }
 
 func setupDetector(_ context.Context, c *Context) error {
@@ -38,7 +40,21 @@ func setupDetector(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
+	c.Templates = d.Templates()
 	return d.SetupWithManager(c.Manager)
+}
+
+func setupDependenciesDistributor(_ context.Context, c *Context) error {
+	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
+	if err != nil {
+		return err
+	}
+	return (&dependencies.Distributor{
+		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
+		Interpreter: c.Interpreter, Templates: c.Templates,
+		Recorder: c.Manager.GetEventRecorderFor("dependencies-distributor"),
+		Workers:  c.Options.ConcurrentDependentSyncs,
+	}).SetupWithManager(c.Manager)
 }
 
 // newInterpreter builds the shared resource interpreter.

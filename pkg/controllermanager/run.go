@@ -87,7 +87,7 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 }
 
 // alwaysOn components are not named in --controllers, as in Karmada.
-var alwaysOn = []string{"resourceDetector"}
+var alwaysOn = []string{"resourceDetector", "dependenciesDistributor"}
 
 func isAlwaysOn(name string) bool {
 	for _, n := range alwaysOn {
