@@ -6,11 +6,13 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 )
 
 func init() {
@@ -57,9 +59,22 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 	}).SetupWithManager(c.Manager)
 }
 
-// newInterpreter builds the shared resource interpreter.
-func newInterpreter(_ context.Context, _ ctrl.Manager, o *Options) (*resourceinterpreter.Interpreter, error) {
-	layers, err := resourceinterpreter.Layers{Native: native.New()}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
+// newInterpreter builds the shared resource interpreter. The webhook layer
+// follows ResourceInterpreterWebhookConfigurations through the manager's
+// cache once the manager starts; until its first load it answers
+// "not ready" rather than letting a lower layer answer.
+func newInterpreter(_ context.Context, mgr ctrl.Manager, o *Options) (*resourceinterpreter.Interpreter, error) {
+	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
+	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+		if err := wh.Watch(ctx, mgr.GetCache()); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		return nil
+	})); err != nil {
+		return nil, err
+	}
+	layers, err := resourceinterpreter.Layers{Webhook: wh, Native: native.New()}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
 	if err != nil {
 		return nil, err
 	}
