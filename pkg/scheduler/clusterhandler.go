@@ -1,0 +1,108 @@
+package scheduler
+
+import (
+	"context"
+	"maps"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/scheduler/affinity"
+)
+
+// clusterHandler requeues the bindings a cluster change may affect: on
+// update when the cluster starts deleting (judged on the new object) or
+// its labels or generation (spec, e.g. taints) change (judged on the old
+// and the new object); on add and delete judged on that object. Clusters
+// of the initial list requeue nothing: every binding is queued by its own
+// initial event.
+type clusterHandler struct{ s *Scheduler }
+
+func (h *clusterHandler) Create(ctx context.Context, e event.CreateEvent, q queue) {
+	if c, ok := e.Object.(*clusterv1alpha1.Cluster); ok && !e.IsInInitialList {
+		h.s.requeueAffected(ctx, q, c)
+	}
+}
+
+func (h *clusterHandler) Update(ctx context.Context, e event.UpdateEvent, q queue) {
+	oldC, ok1 := e.ObjectOld.(*clusterv1alpha1.Cluster)
+	newC, ok2 := e.ObjectNew.(*clusterv1alpha1.Cluster)
+	if !ok1 || !ok2 {
+		return
+	}
+	switch {
+	case oldC.DeletionTimestamp == nil && newC.DeletionTimestamp != nil:
+		h.s.requeueAffected(ctx, q, newC)
+	case !maps.Equal(oldC.Labels, newC.Labels) || oldC.Generation != newC.Generation:
+		h.s.requeueAffected(ctx, q, oldC, newC)
+	}
+}
+
+func (h *clusterHandler) Delete(ctx context.Context, e event.DeleteEvent, q queue) {
+	if c, ok := e.Object.(*clusterv1alpha1.Cluster); ok {
+		h.s.requeueAffected(ctx, q, c)
+	}
+}
+
+func (h *clusterHandler) Generic(context.Context, event.GenericEvent, queue) {}
+
+// requeueAffected enqueues every admitted binding whose effective affinity
+// is absent or matches one of clusters, and every binding using
+// clusterAffinities whose generation the scheduler has not observed yet.
+func (s *Scheduler) requeueAffected(ctx context.Context, q queue, clusters ...*clusterv1alpha1.Cluster) {
+	var rbs workv1alpha2.ResourceBindingList
+	var crbs workv1alpha2.ClusterResourceBindingList
+	if err := s.client.List(ctx, &rbs, client.UnsafeDisableDeepCopy); err != nil {
+		logf.FromContext(ctx).Error(err, "list ResourceBindings to requeue after a cluster change", "cluster", clusters[0].Name)
+	}
+	if err := s.client.List(ctx, &crbs, client.UnsafeDisableDeepCopy); err != nil {
+		logf.FromContext(ctx).Error(err, "list ClusterResourceBindings to requeue after a cluster change", "cluster", clusters[0].Name)
+	}
+	for i := range rbs.Items {
+		s.requeueIfAffected(q, &rbs.Items[i], clusters)
+	}
+	for i := range crbs.Items {
+		s.requeueIfAffected(q, &crbs.Items[i], clusters)
+	}
+}
+
+func (s *Scheduler) requeueIfAffected(q queue, obj client.Object, clusters []*clusterv1alpha1.Cluster) {
+	b, ok := wrap(obj)
+	if !ok || !s.admits(b) || b.spec.Placement == nil {
+		return
+	}
+	p := b.spec.Placement
+	if len(p.ClusterAffinities) > 0 && b.status.SchedulerObservedGeneration != obj.GetGeneration() {
+		enqueue(q, b)
+		return
+	}
+	m := affinity.MustCompile(eventAffinity(p, b.status.SchedulerObservedAffinityName))
+	for _, c := range clusters {
+		if m.Matches(c) {
+			enqueue(q, b)
+			return
+		}
+	}
+}
+
+// eventAffinity is the affinity cluster events are judged against:
+// clusterAffinity, or the clusterAffinities term named observed (the first
+// term when none has that name); nil when there is none.
+func eventAffinity(p *policyv1alpha1.Placement, observed string) *policyv1alpha1.ClusterAffinity {
+	if p.ClusterAffinity != nil {
+		return p.ClusterAffinity
+	}
+	if len(p.ClusterAffinities) == 0 {
+		return nil
+	}
+	for i := range p.ClusterAffinities {
+		if p.ClusterAffinities[i].AffinityName == observed {
+			return &p.ClusterAffinities[i].ClusterAffinity
+		}
+	}
+	return &p.ClusterAffinities[0].ClusterAffinity
+}

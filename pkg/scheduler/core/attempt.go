@@ -1,0 +1,125 @@
+package core
+
+import (
+	"errors"
+	"slices"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/scheduler/assign"
+	"github.com/propel-mc/propel/pkg/scheduler/framework"
+	"github.com/propel-mc/propel/pkg/scheduler/spread"
+)
+
+// errNoClusterSelected is Karmada's error when selection keeps no cluster
+// (e.g. a cluster spread constraint with maxGroups 0).
+var errNoClusterSelected = errors.New("no clusters available to schedule")
+
+// attempt is one pass of the pipeline with the given affinity term.
+func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, affinityName string, clusters []*clusterv1alpha1.Cluster) ([]workv1alpha2.TargetCluster, error) {
+	b := framework.NewBindingInfo(spec, affinityName)
+	fit, err := s.filter(b, clusters)
+	if err != nil {
+		return nil, err
+	}
+	details := s.details(b, fit)
+	selected, err := spread.Select(spec, details)
+	if err != nil {
+		return nil, err
+	}
+	if len(selected) == 0 {
+		return nil, errNoClusterSelected
+	}
+	tcs, err := s.assign(b, status, selected)
+	if err != nil {
+		return nil, err
+	}
+	if s.EnableEmptyWorkloadPropagation {
+		tcs = withEmptyClusters(tcs, selected)
+	}
+	return tcs, nil
+}
+
+// filter runs the filter plugins on every cluster that is not being
+// deleted; a cluster's reason is the first failing plugin's. No fitting
+// cluster is a FitError over the whole snapshot.
+func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1.Cluster) ([]*clusterv1alpha1.Cluster, error) {
+	fit := make([]*clusterv1alpha1.Cluster, 0, len(clusters))
+	var reasons map[string]int
+	for _, c := range clusters {
+		if c.DeletionTimestamp != nil {
+			continue
+		}
+		if reason := s.firstFailure(b, c); reason != "" {
+			if reasons == nil {
+				reasons = map[string]int{}
+			}
+			reasons[reason]++
+			continue
+		}
+		fit = append(fit, c)
+	}
+	if len(fit) == 0 {
+		return nil, &framework.FitError{NumAllClusters: len(clusters), Reasons: reasons}
+	}
+	return fit, nil
+}
+
+func (s *Scheduler) firstFailure(b *framework.BindingInfo, c *clusterv1alpha1.Cluster) string {
+	for _, f := range s.Plugins.Filters {
+		if reason := f.Filter(b, c); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// details scores, estimates and orders the fitting clusters.
+func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Cluster) []framework.ClusterDetail {
+	estimates := s.Estimator.Estimate(fit, b.Spec)
+	details := make([]framework.ClusterDetail, len(fit))
+	for i, c := range fit {
+		d := &details[i]
+		d.Cluster = c
+		for _, p := range s.Plugins.Scores {
+			d.Score += p.Score(b, c)
+		}
+		if b.Affinity != nil && b.Affinity.FromAffinities {
+			d.OverflowOrder = b.Affinity.OverflowOrder(c)
+		}
+		d.AllocatableReplicas = estimates[i]
+		d.AvailableReplicas = estimates[i] + int64(b.Targets[c.Name])
+	}
+	slices.SortFunc(details, framework.Compare)
+	return details
+}
+
+// assign divides the replicas, in overflow tiers when the observed term
+// has overflow affinities and replicas are divided.
+func (s *Scheduler) assign(b *framework.BindingInfo, status *workv1alpha2.ResourceBindingStatus, selected []framework.ClusterDetail) ([]workv1alpha2.TargetCluster, error) {
+	req := assign.Request{
+		Spec:     b.Spec,
+		Replicas: b.Spec.Replicas,
+		Clusters: selected,
+		Previous: b.Spec.Clusters,
+		Fresh:    RescheduleDue(b.Spec, status),
+	}
+	if b.Affinity.HasOverflow() && assign.UsesStrategy(b.Spec) {
+		if strategy, err := assign.StrategyOf(b.Spec.Placement); err == nil && strategy != assign.Duplicated {
+			return assign.AssignTiers(req)
+		}
+	}
+	return assign.Assign(req)
+}
+
+// withEmptyClusters lists every selected cluster missing from tcs with 0
+// replicas.
+func withEmptyClusters(tcs []workv1alpha2.TargetCluster, selected []framework.ClusterDetail) []workv1alpha2.TargetCluster {
+	for i := range selected {
+		name := selected[i].Name()
+		if !slices.ContainsFunc(tcs, func(tc workv1alpha2.TargetCluster) bool { return tc.Name == name }) {
+			tcs = append(tcs, workv1alpha2.TargetCluster{Name: name})
+		}
+	}
+	return tcs
+}

@@ -1,0 +1,51 @@
+package estimator
+
+import (
+	"math"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+)
+
+// UnauthenticReplica is an estimator's "no opinion" answer.
+const UnauthenticReplica int64 = -1
+
+// Estimator estimates how many replicas needing req a cluster can hold.
+type Estimator interface {
+	MaxAvailableReplicas(cluster *clusterv1alpha1.Cluster, req *workv1alpha2.ReplicaRequirements) int64
+}
+
+// Set runs its estimators and combines them the way Karmada does.
+type Set struct {
+	Estimators []Estimator
+}
+
+// Default is the general estimator alone.
+func Default() *Set { return &Set{Estimators: []Estimator{General{}}} }
+
+// Estimate returns the available replicas of each cluster for spec:
+// MaxInt32 for every cluster when the binding has no replicas and no
+// components; otherwise the minimum over estimators (ignoring -1), with a
+// cluster nobody bounded getting spec.replicas.
+func (s *Set) Estimate(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64 {
+	out := make([]int64, len(clusters))
+	for i := range out {
+		out[i] = math.MaxInt32
+	}
+	if spec.Replicas == 0 && len(spec.Components) == 0 {
+		return out
+	}
+	for _, e := range s.Estimators {
+		for i, c := range clusters {
+			if n := e.MaxAvailableReplicas(c, spec.ReplicaRequirements); n != UnauthenticReplica && n < out[i] {
+				out[i] = n
+			}
+		}
+	}
+	for i := range out {
+		if out[i] == math.MaxInt32 {
+			out[i] = int64(spec.Replicas)
+		}
+	}
+	return out
+}

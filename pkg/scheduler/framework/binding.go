@@ -1,0 +1,58 @@
+package framework
+
+import (
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/scheduler/affinity"
+)
+
+// BindingInfo is the read-only view of one binding for one scheduling
+// attempt, with the lookups every plugin needs computed once.
+type BindingInfo struct {
+	Spec *workv1alpha2.ResourceBindingSpec
+	// AffinityName is the clusterAffinities term this attempt uses.
+	AffinityName string
+	// Targets maps the clusters of spec.clusters to their replicas.
+	Targets map[string]int32
+	// Evicting holds the fromCluster of every graceful eviction task.
+	Evicting map[string]struct{}
+	// Affinity is the effective cluster affinity of this attempt
+	// (primary term plus, for workloads, overflow terms); nil means none.
+	Affinity *affinity.Term
+	// Workload tells whether the binding carries replicas (replicas > 0,
+	// replicaRequirements set, or components).
+	Workload bool
+}
+
+// NewBindingInfo builds the view of spec for the affinity term named
+// affinityName (ignored when the placement uses clusterAffinity).
+func NewBindingInfo(spec *workv1alpha2.ResourceBindingSpec, affinityName string) *BindingInfo {
+	b := &BindingInfo{
+		Spec:         spec,
+		AffinityName: affinityName,
+		Targets:      make(map[string]int32, len(spec.Clusters)),
+		Workload:     IsWorkload(spec),
+	}
+	for _, tc := range spec.Clusters {
+		b.Targets[tc.Name] = tc.Replicas
+	}
+	if len(spec.GracefulEvictionTasks) > 0 {
+		b.Evicting = make(map[string]struct{}, len(spec.GracefulEvictionTasks))
+		for _, task := range spec.GracefulEvictionTasks {
+			b.Evicting[task.FromCluster] = struct{}{}
+		}
+	}
+	b.Affinity = affinity.EffectiveTerm(spec.Placement, affinityName, b.Workload)
+	return b
+}
+
+// IsWorkload is Karmada's test for a binding with replicas: replicas > 0,
+// replicaRequirements set, or components present.
+func IsWorkload(spec *workv1alpha2.ResourceBindingSpec) bool {
+	return spec.Replicas > 0 || spec.ReplicaRequirements != nil || len(spec.Components) > 0
+}
+
+// Targeted reports whether cluster is in spec.clusters.
+func (b *BindingInfo) Targeted(cluster string) bool {
+	_, ok := b.Targets[cluster]
+	return ok
+}

@@ -1,0 +1,116 @@
+package scheduler
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/scheduler/core"
+)
+
+// outcome is the result of one scheduling run.
+type outcome struct {
+	result core.Result
+	err    error
+	// placement is the JSON of spec.placement when scheduling started, for
+	// the applied-placement annotation.
+	placement string
+}
+
+// Reconcile schedules one binding: load, admit, decide, schedule, record.
+func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	b, err := s.load(ctx, req.NamespacedName)
+	if err != nil || b == nil {
+		return reconcile.Result{}, err
+	}
+	log := logf.FromContext(ctx).WithValues(b.kind, klog.KObj(b.obj))
+	ctx = logf.IntoContext(ctx, log)
+	if !s.schedulable(ctx, b) {
+		return reconcile.Result{}, nil
+	}
+	clusters, err := s.snapshot(ctx)
+	if err != nil {
+		return reconcile.Result{}, fmt.Errorf("list clusters to schedule %s: %w", b, err)
+	}
+	why := decide(b, byName(clusters))
+	if why == noTrigger {
+		return reconcile.Result{}, s.syncObservedGeneration(ctx, b)
+	}
+	log.V(1).Info("Scheduling binding", "trigger", why)
+	return s.record(ctx, b, s.schedule(b, clusters))
+}
+
+// load reads the binding from the cache, overlaid with this controller's
+// own writes the cache has not observed yet; nil when it is gone.
+func (s *Scheduler) load(ctx context.Context, key types.NamespacedName) (*binding, error) {
+	obj := emptyBinding(key)
+	if err := s.client.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			s.writes.forget(key)
+			return nil, nil
+		}
+		return nil, fmt.Errorf("get binding %s: %w", key, err)
+	}
+	b, _ := wrap(s.writes.resolve(key, obj))
+	return b, nil
+}
+
+// schedulable re-checks admission (the binding may have changed since it
+// was queued) and skips terminating bindings (with a failure event) and
+// bindings without a placement.
+func (s *Scheduler) schedulable(ctx context.Context, b *binding) bool {
+	log := logf.FromContext(ctx)
+	switch {
+	case !s.admits(b):
+		log.V(2).Info("Binding is not for this scheduler or is suspended; skipping")
+		return false
+	case b.obj.GetDeletionTimestamp() != nil:
+		s.eventFailed(b, fmt.Errorf("%s is terminating; not scheduling it", b))
+		log.V(1).Info("Binding is terminating; skipping")
+		return false
+	case b.spec.Placement == nil:
+		log.Info("Binding has no placement; skipping")
+		return false
+	}
+	return true
+}
+
+// snapshot lists the cached Clusters without copying them; they must not
+// be modified.
+func (s *Scheduler) snapshot(ctx context.Context) ([]*clusterv1alpha1.Cluster, error) {
+	var list clusterv1alpha1.ClusterList
+	if err := s.client.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	out := make([]*clusterv1alpha1.Cluster, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
+	return out, nil
+}
+
+func byName(clusters []*clusterv1alpha1.Cluster) map[string]*clusterv1alpha1.Cluster {
+	m := make(map[string]*clusterv1alpha1.Cluster, len(clusters))
+	for _, c := range clusters {
+		m[c.Name] = c
+	}
+	return m
+}
+
+// schedule runs the pipeline on the binding as it is now.
+func (s *Scheduler) schedule(b *binding, clusters []*clusterv1alpha1.Cluster) outcome {
+	placement, err := json.Marshal(b.spec.Placement)
+	if err != nil {
+		return outcome{err: fmt.Errorf("marshal placement of %s: %w", b, err)}
+	}
+	result, err := s.core.Schedule(b.spec, b.status, clusters)
+	return outcome{result: result, err: err, placement: string(placement)}
+}

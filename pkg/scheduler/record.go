@@ -1,0 +1,141 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/scheduler/core"
+	"github.com/propel-mc/propel/pkg/scheduler/framework"
+)
+
+// record writes an outcome: the spec (result and applied placement) on
+// success or FitError, then the status; each only when it changes. It
+// emits events when something was written and returns the retry policy.
+func (s *Scheduler) record(ctx context.Context, b *binding, out outcome) (reconcile.Result, error) {
+	cur := b
+	specWritten := false
+	if out.err == nil || framework.IsFitError(out.err) {
+		var err error
+		if cur, specWritten, err = s.patchSpec(ctx, b, out); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+	statusWritten, err := s.patchStatus(ctx, cur, out)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if specWritten || statusWritten {
+		s.emit(b, out)
+	}
+	return s.retry(ctx, b, out.err)
+}
+
+// patchSpec merge-patches spec.clusters and the applied-placement
+// annotation (optimistic lock: a stale result is never written). It
+// returns the binding as written.
+func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*binding, bool, error) {
+	desired := b.copy()
+	annotations := maps.Clone(desired.obj.GetAnnotations())
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[names.AppliedPlacementAnnotation] = out.placement
+	desired.obj.SetAnnotations(annotations)
+	desired.spec.Clusters = out.result.Clusters
+	if maps.Equal(annotations, b.obj.GetAnnotations()) && apiequality.Semantic.DeepEqual(b.spec.Clusters, desired.spec.Clusters) {
+		return b, false, nil
+	}
+	if err := s.client.Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
+		return nil, false, fmt.Errorf("patch scheduling result of %s: %w", b, err)
+	}
+	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	return desired, true, nil
+}
+
+// patchStatus sets the Scheduled condition and, on success, the observed
+// generation (of the binding as written), the observed affinity term and
+// lastScheduledTime. lastScheduledTime only moves when something else
+// changes, on first success, or for a due manual reschedule.
+func (s *Scheduler) patchStatus(ctx context.Context, b *binding, out outcome) (bool, error) {
+	desired := b.copy()
+	st := desired.status
+	meta.SetStatusCondition(&st.Conditions, scheduledCondition(out.err))
+	if out.err == nil {
+		st.SchedulerObservedGeneration = desired.obj.GetGeneration()
+		if len(b.spec.Placement.ClusterAffinities) > 0 {
+			st.SchedulerObservedAffinityName = out.result.AffinityName
+		}
+	}
+	changed := !apiequality.Semantic.DeepEqual(*b.status, *st)
+	if out.err == nil && (changed || st.LastScheduledTime == nil || core.RescheduleDue(b.spec, b.status)) {
+		st.LastScheduledTime = &metav1.Time{Time: s.now()}
+		changed = true
+	}
+	if !changed {
+		return false, nil
+	}
+	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
+		return false, fmt.Errorf("patch Scheduled condition of %s: %w", b, err)
+	}
+	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	return true, nil
+}
+
+// syncObservedGeneration records that the current generation needs no
+// scheduling.
+func (s *Scheduler) syncObservedGeneration(ctx context.Context, b *binding) error {
+	if b.status.SchedulerObservedGeneration == b.obj.GetGeneration() {
+		return nil
+	}
+	desired := b.copy()
+	desired.status.SchedulerObservedGeneration = b.obj.GetGeneration()
+	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFrom(b.obj)); err != nil {
+		return fmt.Errorf("patch schedulerObservedGeneration of %s: %w", b, err)
+	}
+	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	logf.FromContext(ctx).V(1).Info("No scheduling needed; observed generation updated", "generation", b.obj.GetGeneration())
+	return nil
+}
+
+// scheduledCondition maps an outcome to the Scheduled condition.
+func scheduledCondition(err error) metav1.Condition {
+	c := metav1.Condition{Type: workv1alpha2.Scheduled, Status: metav1.ConditionFalse}
+	switch {
+	case err == nil:
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, workv1alpha2.BindingReasonSuccess, names.ScheduleSuccessMessage
+	case framework.IsFitError(err):
+		c.Reason, c.Message = workv1alpha2.BindingReasonNoClusterFit, err.Error()
+	case framework.IsUnschedulable(err):
+		c.Reason, c.Message = workv1alpha2.BindingReasonUnschedulable, err.Error()
+	default:
+		c.Reason, c.Message = workv1alpha2.BindingReasonSchedulerError, err.Error()
+	}
+	return c
+}
+
+// retry is the requeue policy: none after success or FitError (a new
+// trigger is needed), a late retry when unschedulable, backoff otherwise.
+func (s *Scheduler) retry(ctx context.Context, b *binding, err error) (reconcile.Result, error) {
+	log := logf.FromContext(ctx)
+	switch {
+	case err == nil:
+		return reconcile.Result{}, nil
+	case framework.IsFitError(err):
+		log.Info("No cluster fits the binding", "reason", err.Error())
+		return reconcile.Result{}, nil
+	case framework.IsUnschedulable(err):
+		log.Info("Binding is unschedulable; retrying later", "reason", err.Error(), "after", unschedulableRetry)
+		return reconcile.Result{RequeueAfter: unschedulableRetry}, nil
+	}
+	return reconcile.Result{}, fmt.Errorf("schedule %s: %w", b, err)
+}

@@ -1,0 +1,97 @@
+package scheduler
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/scheduler/core"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator"
+	"github.com/propel-mc/propel/pkg/scheduler/plugins"
+)
+
+// Queue timing (Karmada's scheduling queue): failed attempts back off
+// from 1 s up to 10 s; unschedulable bindings are retried after 5 min
+// unless a cluster change requeues them earlier.
+const (
+	backoffBase        = time.Second
+	backoffMax         = 10 * time.Second
+	unschedulableRetry = 5 * time.Minute
+)
+
+// Options configures a Scheduler.
+type Options struct {
+	// SchedulerName selects the bindings to schedule (--scheduler-name);
+	// default "default-scheduler".
+	SchedulerName string
+	// Plugins is the --plugins list ("*", "*,-Name", names); default all.
+	Plugins []string
+	// EnableEmptyWorkloadPropagation is --enable-empty-workload-propagation.
+	EnableEmptyWorkloadPropagation bool
+}
+
+// Scheduler is the scheduling controller.
+type Scheduler struct {
+	name     string
+	core     *core.Scheduler
+	client   client.Client
+	recorder record.EventRecorder
+	writes   *writeMemo
+	now      func() time.Time
+}
+
+// New builds a Scheduler from opts.
+func New(opts Options) (*Scheduler, error) {
+	set, err := plugins.Parse(opts.Plugins)
+	if err != nil {
+		return nil, err
+	}
+	name := opts.SchedulerName
+	if name == "" {
+		name = names.DefaultSchedulerName
+	}
+	return &Scheduler{
+		name: name,
+		core: &core.Scheduler{
+			Plugins:                        set,
+			Estimator:                      estimator.Default(),
+			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
+		},
+		writes: newWriteMemo(),
+		now:    time.Now,
+	}, nil
+}
+
+// Name is the scheduler name bindings must carry.
+func (s *Scheduler) Name() string { return s.name }
+
+// SetupWithManager registers the controller: one serial worker fed by
+// ResourceBinding, ClusterResourceBinding and Cluster events, reading
+// everything from the manager's cache.
+func (s *Scheduler) SetupWithManager(mgr ctrl.Manager) error {
+	s.client = mgr.GetClient()
+	s.recorder = mgr.GetEventRecorderFor(s.name) //nolint:staticcheck // the brief asks for a record.EventRecorder
+	err := ctrl.NewControllerManagedBy(mgr).
+		Named("scheduler-"+s.name).
+		WithOptions(controller.Options{
+			MaxConcurrentReconciles: 1,
+			RateLimiter:             workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](backoffBase, backoffMax),
+		}).
+		Watches(&workv1alpha2.ResourceBinding{}, &bindingHandler{s: s}).
+		Watches(&workv1alpha2.ClusterResourceBinding{}, &bindingHandler{s: s}).
+		Watches(&clusterv1alpha1.Cluster{}, &clusterHandler{s: s}).
+		Complete(s)
+	if err != nil {
+		return fmt.Errorf("set up scheduler %s: %w", s.name, err)
+	}
+	return nil
+}
