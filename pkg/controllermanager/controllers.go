@@ -13,11 +13,24 @@ import (
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
+	"github.com/propel-mc/propel/pkg/scheduler"
 )
 
 func init() {
 	controllers["resourceDetector"] = controller{setup: setupDetector}
 	controllers["dependenciesDistributor"] = controller{setup: setupDependenciesDistributor}
+	controllers["scheduler"] = controller{setup: setupScheduler}
+}
+
+// setupScheduler runs the scheduler in-process (Karmada runs it as
+// karmada-scheduler); disable it with --controllers=-scheduler to keep
+// karmada-scheduler during a migration.
+func setupScheduler(_ context.Context, c *Context) error {
+	s, err := scheduler.New(scheduler.Options{SchedulerName: c.Options.SchedulerName})
+	if err != nil {
+		return err
+	}
+	return s.SetupWithManager(c.Manager)
 }
 
 func setupDetector(_ context.Context, c *Context) error {

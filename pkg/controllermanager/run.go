@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -36,7 +37,9 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 	}
 	cfg.QPS, cfg.Burst = o.KubeAPIQPS, o.KubeAPIBurst
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                        apis.Scheme,
+		Scheme: apis.Scheme,
+		// managedFields are never read; dropping them keeps the caches lean.
+		Cache:                         cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
 		Metrics:                       metricsserver.Options{BindAddress: o.MetricsBindAddress},
 		HealthProbeBindAddress:        o.HealthProbeBindAddress,
 		LeaderElection:                o.LeaderElect,
