@@ -129,7 +129,10 @@ func StartT(t testing.TB, opts Options) *Env {
 // API servers start once per package. Use it from TestMain:
 //
 //	func TestMain(m *testing.M) { harness.Main(m, harness.Options{}, &env) }
-func Main(m *testing.M, opts Options, env **Env) {
+//
+// Each start function runs once the environment is up (for example to start
+// a controller manager); it is stopped with the environment.
+func Main(m *testing.M, opts Options, env **Env, start ...func(context.Context, *Env) error) {
 	dir, err := os.MkdirTemp("", "propel-env-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -143,7 +146,17 @@ func Main(m *testing.M, opts Options, env **Env) {
 		os.Exit(1)
 	}
 	*env = e
+	runCtx, stopRun := context.WithCancel(context.Background())
+	for _, f := range start {
+		if err := f(runCtx, e); err != nil {
+			fmt.Fprintf(os.Stderr, "start: %v\n", err)
+			stopRun()
+			e.Stop()
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
+	stopRun()
 	e.Stop()
 	if code == 0 {
 		os.RemoveAll(dir)
