@@ -1,10 +1,23 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: test generate testbin vet
+.PHONY: up down test generate testbin vet bench
 generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@echo "generate: deepcopy and CRDs (controller-gen)"
 	@hack/generate.sh
+
+up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
+	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok kubectl >/dev/null
+	@echo "up: building propelctl"
+	@go build -o bin/propelctl ./cmd/propelctl
+	@bin/propelctl local-up
+
+down: ## Stop a running `make up`.
+	@go build -o bin/propelctl ./cmd/propelctl
+	@bin/propelctl local-down
+
+bench: ## Run the benchmarks reported in docs/benchmarks.md.
+	go test -run '^$$' -bench . -benchmem ./pkg/...
 
 testbin: ## Build the real Kubernetes test binaries into ~/.cache/propel/testbin (skips what exists).
 	@hack/testbin.sh >/dev/null

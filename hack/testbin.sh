@@ -5,7 +5,8 @@
 # proxy at pinned versions into a versioned cache outside the checkout and
 # skipped when already present, so only the first run is slow.
 #
-# Usage: hack/testbin.sh [binary ...]   (default: all)
+# Usage: hack/testbin.sh [binary ...]   (default: all but kubectl, which
+# only `make up` needs)
 # Prints the cache directory on the last line of stdout.
 set -euo pipefail
 
@@ -79,7 +80,7 @@ build_kwok() {
 }
 
 # Rough cold build times on 2 cores, shown so a first run is not a surprise.
-declare -A estimate=([etcd]="~1 min" [kube-apiserver]="~7 min" [kube-controller-manager]="~4 min" [kube-scheduler]="~2 min" [kwok]="~2 min")
+declare -A estimate=([etcd]="~1 min" [kube-apiserver]="~7 min" [kube-controller-manager]="~4 min" [kube-scheduler]="~2 min" [kwok]="~2 min" [kubectl]="~1 min")
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] || wanted=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 i=0
@@ -94,7 +95,7 @@ for b in "${wanted[@]}"; do
   case $b in
     etcd) build_etcd ;;
     kwok) build_kwok ;;
-    kube-apiserver | kube-controller-manager | kube-scheduler) build_kube "$b" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler | kubectl) build_kube "$b" ;;
     *) log "unknown binary $b"; exit 2 ;;
   esac
   log "[$i/${#wanted[@]}] $b built in $((SECONDS - start))s"

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/propel-mc/propel/pkg/localup"
+)
+
+func newLocalUpCommand() *cobra.Command {
+	var o localup.Options
+	cmd := &cobra.Command{
+		Use:   "local-up",
+		Short: "Run a local control plane, member clusters and propel-controller-manager until Ctrl-C",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Out = cmd.OutOrStdout()
+			return localup.Run(ctrl.SetupSignalHandler(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Dir, "dir", localup.DefaultDir(), "Directory holding all state; reused by the next local-up.")
+	cmd.Flags().IntVar(&o.Members, "members", 3, "Number of member clusters.")
+	cmd.Flags().BoolVar(&o.Fresh, "fresh", false, "Wipe the state directory first.")
+	return cmd
+}
+
+func newLocalDownCommand() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "local-down",
+		Short: "Stop a running local-up",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return localup.Down(dir, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", localup.DefaultDir(), "The local-up state directory.")
+	return cmd
+}

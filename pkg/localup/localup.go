@@ -1,0 +1,311 @@
+// Package localup runs Propel's playground on one machine: a control plane
+// and member clusters on loopback (pkg/localenv) with fake nodes of
+// different sizes, regions and zones, the members joined as Clusters, and
+// propel-controller-manager running in-process. State lives under one
+// directory; a second run reuses it (same ports, same data) unless Fresh.
+package localup
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/propel-mc/propel/config/crds"
+	"github.com/propel-mc/propel/pkg/controllermanager"
+	"github.com/propel-mc/propel/pkg/join"
+	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+// Options configure local-up.
+type Options struct {
+	// Dir holds all state (default ~/.propel/local).
+	Dir string
+	// Members is the number of member clusters (default 3).
+	Members int
+	// Fresh wipes Dir first.
+	Fresh bool
+	// Out receives progress and the final instructions.
+	Out io.Writer
+}
+
+// state is what a second run needs to come back on the same ports.
+type state struct {
+	EtcdPort         int            `json:"etcdPort"`
+	ControlPlanePort int            `json:"controlPlanePort"`
+	MemberPorts      map[string]int `json:"memberPorts"`
+}
+
+// DefaultDir is ~/.propel/local.
+func DefaultDir() string {
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".propel", "local")
+}
+
+// Topology returns the members: fake nodes of different sizes, in two
+// regions, so scheduling by region and by available replicas means something.
+func Topology(n int) []localenv.MemberOptions {
+	regions := []string{"region-a", "region-b", "region-b", "region-c"}
+	sizes := [][]localenv.NodeSpec{
+		{{CPU: "8", Memory: "32Gi", Pods: "110"}, {CPU: "4", Memory: "16Gi", Pods: "110"}},
+		{{CPU: "16", Memory: "64Gi", Pods: "110"}},
+		{{CPU: "2", Memory: "8Gi", Pods: "30"}, {CPU: "2", Memory: "8Gi", Pods: "30"}},
+	}
+	out := make([]localenv.MemberOptions, n)
+	for i := range out {
+		name := "member" + strconv.Itoa(i+1)
+		region := regions[i%len(regions)]
+		zone := fmt.Sprintf("%s-zone-%d", region, i+1)
+		var nodes []localenv.NodeSpec
+		for j, ns := range sizes[i%len(sizes)] {
+			ns.Name = fmt.Sprintf("%s-node-%d", name, j+1)
+			ns.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
+			nodes = append(nodes, ns)
+		}
+		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Nodes: nodes, Region: region, Zone: zone, Provider: "local"}
+	}
+	return out
+}
+
+// Run brings everything up, prints how to use it, and blocks until ctx ends;
+// then it stops every process it started.
+func Run(ctx context.Context, o Options) error {
+	if o.Dir == "" {
+		o.Dir = DefaultDir()
+	}
+	if o.Members == 0 {
+		o.Members = 3
+	}
+	if o.Out == nil {
+		o.Out = os.Stdout
+	}
+	if missing := localenv.MissingBinaries(true); len(missing) > 0 {
+		return fmt.Errorf("missing binaries %v in %s: run `make up` or hack/testbin.sh", missing, localenv.BinDir())
+	}
+	if o.Fresh {
+		if err := os.RemoveAll(o.Dir); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	unlock, err := writePID(o.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	env, err := start(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer env.Stop()
+	if err := startControllerManager(ctx, o, env); err != nil {
+		return err
+	}
+	printInstructions(o, env)
+	<-ctx.Done()
+	fmt.Fprintln(o.Out, "local-up: stopping every process")
+	return nil
+}
+
+func start(ctx context.Context, o Options) (*localenv.Environment, error) {
+	st := loadState(o.Dir)
+	members := Topology(o.Members)
+	for i := range members {
+		members[i].Port = st.MemberPorts[members[i].Name]
+	}
+	for _, p := range append([]int{st.EtcdPort, st.ControlPlanePort}, portsOf(st)...) {
+		if p != 0 {
+			if err := localenv.PortFree(p); err != nil {
+				return nil, fmt.Errorf("%w: is another local-up running? Stop it with `propelctl local-down`, or start with --fresh", err)
+			}
+		}
+	}
+	all, err := crds.All()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "local-up: starting etcd, the control plane and %d members (state in %s)\n", o.Members, o.Dir)
+	startCtx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	env, err := localenv.Start(startCtx, localenv.Options{
+		Dir: o.Dir, CRDs: all, Members: members, ControlPlaneControllers: true,
+		EtcdPort: st.EtcdPort, ControlPlanePort: st.ControlPlanePort,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := saveState(o.Dir, env); err != nil {
+		env.Stop()
+		return nil, err
+	}
+	if err := prepareControlPlane(startCtx, env); err != nil {
+		env.Stop()
+		return nil, err
+	}
+	for _, m := range env.Members {
+		mo := m.Options
+		if _, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}}); err != nil {
+			env.Stop()
+			return nil, err
+		}
+		fmt.Fprintf(o.Out, "local-up: joined %s (%s, %d nodes)\n", mo.Name, mo.Region, len(mo.Nodes))
+	}
+	return env, nil
+}
+
+// prepareControlPlane creates the namespace Karmada keeps its leases in.
+func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
+	kube, err := kubernetes.NewForConfig(env.ControlPlane.Config)
+	if err != nil {
+		return err
+	}
+	_, err = kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: names.SystemNamespace}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create namespace %s: %w", names.SystemNamespace, err)
+	}
+	return nil
+}
+
+func startControllerManager(ctx context.Context, o Options, env *localenv.Environment) error {
+	logPath := filepath.Join(env.LogDir, "propel-controller-manager.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	ctrl.SetLogger(zap.New(zap.WriteTo(logFile)))
+	opts := controllermanager.NewOptions()
+	opts.Kubeconfig = env.ControlPlane.Kubeconfig
+	opts.MetricsBindAddress, opts.HealthProbeBindAddress = "127.0.0.1:0", "0"
+	mgr, _, err := controllermanager.Build(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("propel-controller-manager: %w (log: %s)", err, logPath)
+	}
+	go func() {
+		if err := mgr.Start(logr.NewContext(ctx, ctrl.Log)); err != nil {
+			fmt.Fprintf(o.Out, "local-up: propel-controller-manager stopped: %v (log: %s)\n", err, logPath)
+		}
+	}()
+	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running (log: %s)\n", logPath)
+	return nil
+}
+
+func printInstructions(o Options, env *localenv.Environment) {
+	kubectl := filepath.Join(localenv.BinDir(), "kubectl")
+	fmt.Fprintf(o.Out, "\nPropel is running. Kubeconfigs:\n  control plane: %s\n", env.ControlPlane.Kubeconfig)
+	for _, m := range env.Members {
+		fmt.Fprintf(o.Out, "  %s: %s\n", m.Options.Name, m.Kubeconfig)
+	}
+	fmt.Fprintf(o.Out, `
+Try:
+  export KUBECONFIG=%[1]s
+  %[2]s get clusters
+  %[2]s apply -f config/samples/nginx/     # a Deployment and a 1:1 weighted policy
+  %[2]s --kubeconfig %[3]s get deployments,pods
+
+Logs are in %[4]s. Stop with Ctrl-C or `+"`propelctl local-down`"+`.
+`, env.ControlPlane.Kubeconfig, kubectl, env.Members[0].Kubeconfig, env.LogDir)
+}
+
+func portsOf(st state) []int {
+	var out []int
+	for _, p := range st.MemberPorts {
+		out = append(out, p)
+	}
+	return out
+}
+
+func loadState(dir string) state {
+	st := state{MemberPorts: map[string]int{}}
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err == nil {
+		_ = json.Unmarshal(data, &st)
+	}
+	if st.MemberPorts == nil {
+		st.MemberPorts = map[string]int{}
+	}
+	return st
+}
+
+func saveState(dir string, env *localenv.Environment) error {
+	st := state{MemberPorts: map[string]int{}}
+	st.EtcdPort = portOf(env.Etcd.URL)
+	st.ControlPlanePort = portOf(env.ControlPlane.URL)
+	for _, m := range env.Members {
+		st.MemberPorts[m.Options.Name] = portOf(m.URL)
+	}
+	data, _ := json.MarshalIndent(st, "", "  ")
+	return os.WriteFile(filepath.Join(dir, "state.json"), data, 0o644)
+}
+
+func portOf(url string) int {
+	for i := len(url) - 1; i >= 0; i-- {
+		if url[i] == ':' {
+			p, _ := strconv.Atoi(url[i+1:])
+			return p
+		}
+	}
+	return 0
+}
+
+// writePID records this process so local-down can stop it; a live pid
+// already there means another local-up is running.
+func writePID(dir string) (func(), error) {
+	path := filepath.Join(dir, "local-up.pid")
+	if pid, err := readPID(dir); err == nil && syscall.Kill(pid, 0) == nil {
+		return nil, fmt.Errorf("local-up is already running (pid %d); stop it with `propelctl local-down`", pid)
+	}
+	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return nil, err
+	}
+	return func() { _ = os.Remove(path) }, nil
+}
+
+func readPID(dir string) (int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "local-up.pid"))
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(string(data))
+}
+
+// Down stops a running local-up and waits until it has exited.
+func Down(dir string, out io.Writer) error {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	pid, err := readPID(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintln(out, "local-down: nothing is running")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		_ = os.Remove(filepath.Join(dir, "local-up.pid"))
+		fmt.Fprintln(out, "local-down: nothing is running")
+		return nil
+	}
+	for i := 0; i < 60 && syscall.Kill(pid, 0) == nil; i++ {
+		time.Sleep(500 * time.Millisecond)
+	}
+	fmt.Fprintf(out, "local-down: stopped local-up (pid %d)\n", pid)
+	return nil
+}
