@@ -1,0 +1,164 @@
+package binding
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/binding/overrides"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+// workJob is one target's Work through rendering and writing.
+type workJob struct {
+	target  workv1alpha2.TargetCluster
+	desired *desiredWork
+	applied *overrides.Result
+	changed bool
+	err     error
+}
+
+// ensureWorks renders the Work of every target, then writes them
+// concurrently. A failing cluster does not stop the others; the errors
+// are aggregated in target order. It returns how many Works were created
+// or updated.
+func (r *reconciler) ensureWorks(ctx context.Context, b *binding, tmpl *unstructured.Unstructured, targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work) (int, error) {
+	policies, err := overrides.Load(ctx, r.Client, tmpl.GetNamespace(), false)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", b, err)
+	}
+	rd, err := newRenderer(r.Interpreter, b, tmpl, policies, targets)
+	if err != nil {
+		return 0, err
+	}
+	jobs := make([]workJob, len(targets))
+	for i, t := range targets {
+		jobs[i] = r.renderTarget(ctx, rd, t)
+	}
+	r.writeAll(ctx, jobs, works)
+	written := 0
+	var errs []error
+	for i := range jobs {
+		j := &jobs[i]
+		switch {
+		case j.err != nil:
+			errs = append(errs, fmt.Errorf("%s: cluster %s: %w", b, j.target.Name, j.err))
+		case j.changed:
+			written++
+			r.overridesApplied(rd, j.target.Name, j.applied)
+		}
+	}
+	return written, kerrors.NewAggregate(errs)
+}
+
+// renderTarget renders one target's Work.
+func (r *reconciler) renderTarget(ctx context.Context, rd *renderer, t workv1alpha2.TargetCluster) workJob {
+	job := workJob{target: t}
+	cluster := &clusterv1alpha1.Cluster{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: t.Name}, cluster); err != nil {
+		job.err = fmt.Errorf("get Cluster: %w", err)
+		return job
+	}
+	job.desired, job.applied, job.err = rd.render(ctx, t, cluster)
+	var overrideErr *overrides.Error
+	if errors.As(job.err, &overrideErr) {
+		r.overrideFailed(rd, t.Name, overrideErr)
+	}
+	return job
+}
+
+// writeAll writes the rendered Works, up to r.writers at a time.
+func (r *reconciler) writeAll(ctx context.Context, jobs []workJob, works []*workv1alpha1.Work) {
+	existing := make(map[string]*workv1alpha1.Work, len(works))
+	for _, w := range works {
+		existing[w.Namespace+"/"+w.Name] = w
+	}
+	sem := make(chan struct{}, max(r.writers, 1))
+	var wg sync.WaitGroup
+	for i := range jobs {
+		j := &jobs[i]
+		if j.err != nil {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			logger := log.FromContext(ctx).WithValues("cluster", j.target.Name, "work", j.desired.key())
+			j.changed, j.err = r.writeWork(ctx, j.desired, existing[j.desired.key()])
+			switch {
+			case j.err != nil:
+				j.err = fmt.Errorf("write Work %s: %w", j.desired.key(), j.err)
+			case j.changed:
+				logger.V(1).Info("wrote Work")
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// writeWork creates the Work, or updates it when it differs from what is
+// desired, retrying on conflicts with a fresh read. cached is the Work as
+// the cache has it (nil if absent). It reports whether it wrote.
+func (r *reconciler) writeWork(ctx context.Context, d *desiredWork, cached *workv1alpha1.Work) (bool, error) {
+	if cached == nil {
+		w, err := d.newWork()
+		if err != nil {
+			return false, err
+		}
+		err = r.Client.Create(ctx, w)
+		if !apierrors.IsAlreadyExists(err) {
+			return err == nil, err
+		}
+	}
+	written := false
+	current := cached
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if current == nil {
+			current = &workv1alpha1.Work{}
+			if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: d.namespace, Name: d.name}, current); err != nil {
+				return err
+			}
+		}
+		updated, changed, err := d.merge(current)
+		current = nil
+		if err != nil || !changed {
+			return err
+		}
+		written = true
+		return r.Client.Update(ctx, updated)
+	})
+	return written, err
+}
+
+// overridesApplied records ApplyOverridePolicySucceed on the template for
+// each applied policy, as Karmada's override manager does.
+func (r *reconciler) overridesApplied(rd *renderer, cluster string, applied *overrides.Result) {
+	for _, p := range applied.Policies() {
+		kind := "override policy"
+		if p.Cluster {
+			kind = "cluster override policy"
+		}
+		r.Recorder.Eventf(rd.tmpl, corev1.EventTypeNormal, names.EventReasonApplyOverridePolicySucceed,
+			"Apply %s(%s) for cluster(%s) succeed.", kind, p.Key(), cluster)
+	}
+}
+
+// overrideFailed records ApplyOverridePolicyFailed on the template and the
+// binding, naming the policy, rule and path.
+func (r *reconciler) overrideFailed(rd *renderer, cluster string, err *overrides.Error) {
+	msg := fmt.Sprintf("Apply override policy for cluster(%s) failed: %v", cluster, err)
+	r.Recorder.Event(rd.tmpl, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
+	r.Recorder.Event(rd.b.obj, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
+}
