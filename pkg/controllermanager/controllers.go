@@ -8,6 +8,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/propel-mc/propel/pkg/binding"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -20,6 +21,21 @@ func init() {
 	controllers["resourceDetector"] = controller{setup: setupDetector}
 	controllers["dependenciesDistributor"] = controller{setup: setupDependenciesDistributor}
 	controllers["scheduler"] = controller{setup: setupScheduler}
+	controllers["binding"] = controller{setup: setupBinding}
+}
+
+// setupBinding starts the ResourceBinding and ClusterResourceBinding
+// controllers (Karmada's "binding").
+func setupBinding(_ context.Context, c *Context) error {
+	b, err := binding.New(binding.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Templates: c.Templates, Interpreter: c.Interpreter,
+		Recorder: c.Manager.GetEventRecorderFor("binding-controller"),
+	}, binding.Options{Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs})
+	if err != nil {
+		return err
+	}
+	return b.SetupWithManager(c.Manager)
 }
 
 // setupScheduler runs the scheduler in-process (Karmada runs it as
