@@ -1,0 +1,63 @@
+package lifecycle
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func ready(status metav1.ConditionStatus) []metav1.Condition {
+	return []metav1.Condition{{Type: "Ready", Status: status}}
+}
+
+func TestTaintsFollowReadyCondition(t *testing.T) {
+	user := corev1.Taint{Key: "team", Value: "a", Effect: corev1.TaintEffectNoSchedule}
+	oldStamp := metav1.NewTime(time.Unix(100, 0))
+	notReadyOld := notReadyTaint
+	notReadyOld.TimeAdded = &oldStamp
+	now := time.Unix(200, 0)
+	cases := []struct {
+		name       string
+		conditions []metav1.Condition
+		taints     []corev1.Taint
+		want       []string
+		changed    bool
+	}{
+		{"no Ready condition adds not-ready", nil, nil, []string{notReadyTaint.Key}, true},
+		{"no Ready condition keeps unreachable", nil, []corev1.Taint{unreachableTaint}, []string{unreachableTaint.Key, notReadyTaint.Key}, true},
+		{"False adds not-ready and removes unreachable", ready(metav1.ConditionFalse), []corev1.Taint{user, unreachableTaint}, []string{"team", notReadyTaint.Key}, true},
+		{"Unknown adds unreachable and removes not-ready", ready(metav1.ConditionUnknown), []corev1.Taint{notReadyOld}, []string{unreachableTaint.Key}, true},
+		{"True removes both", ready(metav1.ConditionTrue), []corev1.Taint{notReadyOld, user, unreachableTaint}, []string{"team"}, true},
+		{"True without taints changes nothing", ready(metav1.ConditionTrue), []corev1.Taint{user}, []string{"team"}, false},
+		{"False already tainted changes nothing", ready(metav1.ConditionFalse), []corev1.Taint{notReadyOld}, []string{notReadyTaint.Key}, false},
+		{"a NoExecute taint of the same key is not ours", ready(metav1.ConditionTrue),
+			[]corev1.Taint{{Key: notReadyTaint.Key, Effect: corev1.TaintEffectNoExecute}}, []string{notReadyTaint.Key}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			add, remove := taintChange(c.conditions)
+			got, changed := applyTaints(c.taints, add, remove, now)
+			if changed != c.changed {
+				t.Errorf("changed = %v, want %v", changed, c.changed)
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("taints %v, want keys %v", got, c.want)
+			}
+			for i, k := range c.want {
+				if got[i].Key != k {
+					t.Errorf("taint %d = %s, want %s", i, got[i].Key, k)
+				}
+				if added := !containsTaint(c.taints, got[i]); added && (got[i].TimeAdded == nil || !got[i].TimeAdded.Time.Equal(now)) {
+					t.Errorf("added taint %s has timeAdded %v, want %v", k, got[i].TimeAdded, now)
+				}
+			}
+			for _, tt := range got {
+				if tt.MatchTaint(&notReadyTaint) && containsTaint(c.taints, tt) && !tt.TimeAdded.Equal(&oldStamp) {
+					t.Errorf("existing taint %s restamped", tt.Key)
+				}
+			}
+		})
+	}
+}

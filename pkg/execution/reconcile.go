@@ -1,0 +1,142 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/execution/workcluster"
+	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+// errClusterNotReady is returned (and retried) while the Work's cluster is
+// not Ready.
+var errClusterNotReady = errors.New("not ready")
+
+// Reconcile syncs one Work in phases: resolve its cluster, finalize a
+// deleted Work, honour suspension, apply the manifests, record the
+// outcome.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	work := &workv1alpha1.Work{}
+	if err := r.client.Get(ctx, req.NamespacedName, work); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.refs.forget(req.NamespacedName)
+		}
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	cluster, err := workcluster.Get(ctx, r.client, work.Namespace)
+	if apierrors.IsNotFound(err) {
+		return reconcile.Result{}, r.releaseOrphan(ctx, work)
+	}
+	if err != nil {
+		return reconcile.Result{}, fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
+	}
+	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("cluster", cluster.Name))
+	if !workcluster.IsPush(cluster) {
+		return reconcile.Result{}, nil
+	}
+	if !work.DeletionTimestamp.IsZero() {
+		return reconcile.Result{}, r.finalize(ctx, work, cluster)
+	}
+	return reconcile.Result{}, r.sync(ctx, work, cluster)
+}
+
+// sync dispatches a live Work: suspension, readiness, apply, status.
+func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster) error {
+	status := newStatusUpdate(work)
+	if suspended(work) {
+		if status.setDispatching(true) {
+			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, names.WorkSuspendDispatchingMessage)
+		}
+		return status.write(ctx, r.client)
+	}
+	if !workcluster.IsReady(cluster) {
+		return fmt.Errorf("work %s/%s: cluster(%s) %w", work.Namespace, work.Name, cluster.Name, errClusterNotReady)
+	}
+	set, err := r.memberInformers(ctx, cluster)
+	if err != nil {
+		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
+	}
+	if wasSuspended := isDispatchingSuspended(work); status.setDispatching(false) && wasSuspended {
+		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, names.WorkDispatchingMessage)
+	}
+	results := r.applyAll(ctx, work, set)
+	if err := transientError(results); err != nil {
+		// Say nothing about an apply whose outcome is unknown.
+		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, cluster.Name, err)
+	}
+	status.setApplied(results)
+	status.setFirstStatuses(ctx, r.interp, results)
+	if err := status.write(ctx, r.client); err != nil {
+		return err
+	}
+	return r.report(ctx, work, cluster.Name, results)
+}
+
+func suspended(work *workv1alpha1.Work) bool {
+	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching
+}
+
+// isDispatchingSuspended reports whether the status says dispatching was
+// suspended.
+func isDispatchingSuspended(work *workv1alpha1.Work) bool {
+	c := meta.FindStatusCondition(work.Status.Conditions, workv1alpha1.WorkDispatching)
+	return c != nil && c.Status == metav1.ConditionFalse
+}
+
+// memberInformers returns the informer set of the cluster's current
+// clients.
+func (r *Reconciler) memberInformers(ctx context.Context, cluster *clusterv1alpha1.Cluster) (*membercluster.ClusterInformers, error) {
+	m, err := r.clients.ForCluster(ctx, cluster)
+	if err != nil {
+		return nil, fmt.Errorf("clients of cluster %s: %w", cluster.Name, err)
+	}
+	return r.informers.For(m), nil
+}
+
+func transientError(results []applied) error {
+	for _, res := range results {
+		if isTransient(res.err) {
+			return fmt.Errorf("%s: %w", res.ref, res.err)
+		}
+	}
+	return nil
+}
+
+// report logs and records events for the outcome of each manifest and
+// returns the failures, so that the Work is retried with backoff.
+func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluster string, results []applied) error {
+	logger := log.FromContext(ctx)
+	var errs []error
+	for _, res := range results {
+		if res.err != nil {
+			err := fmt.Errorf("work %s/%s: apply %s to cluster %s: %w", work.Namespace, work.Name, res.ref, cluster, res.err)
+			errs = append(errs, err)
+			r.event(res, corev1.EventTypeWarning, names.EventReasonSyncFailed, err.Error())
+			continue
+		}
+		if res.op != opNone {
+			logger.Info("applied manifest", "object", res.ref.String(), "operation", string(res.op))
+			r.event(res, corev1.EventTypeNormal, names.EventReasonSyncSucceed,
+				fmt.Sprintf("Successfully applied resource(%s) to cluster %s", res.ref, cluster))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (r *Reconciler) event(res applied, eventType, reason, message string) {
+	if res.template != nil {
+		r.recorder.Event(res.template, eventType, reason, message)
+	}
+}

@@ -1,0 +1,122 @@
+package bindingstatus
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/status/templatestatus"
+)
+
+// Reconcile aggregates one binding in phases: collect its Works, write the
+// binding status if it changed, then the template status if it changed.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	binding := r.kind.newBinding()
+	if err := r.client.Get(ctx, req.NamespacedName, binding); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	spec, status := r.kind.parts(binding)
+	if !binding.GetDeletionTimestamp().IsZero() || status.LastScheduledTime == nil {
+		return reconcile.Result{}, nil
+	}
+	id := binding.GetLabels()[r.kind.idLabel]
+	if id == "" {
+		log.FromContext(ctx).Info("binding has no permanent id yet, its Works cannot be found", "label", r.kind.idLabel)
+		return reconcile.Result{}, nil
+	}
+	items, err := r.collect(ctx, id, &spec.Resource)
+	if err != nil {
+		r.recorder.Event(binding, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
+		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
+	}
+	if nothingToReport(status, items) {
+		return reconcile.Result{}, nil
+	}
+	if err := r.writeStatus(ctx, binding, items); err != nil {
+		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
+	}
+	return reconcile.Result{}, r.syncTemplate(ctx, spec.Resource, items)
+}
+
+// collect lists the binding's live Works by its permanent id and turns
+// them into aggregated items.
+func (r *Reconciler) collect(ctx context.Context, id string, resource *workv1alpha2.ObjectReference) ([]workv1alpha2.AggregatedStatusItem, error) {
+	list := &workv1alpha1.WorkList{}
+	if err := r.client.List(ctx, list, client.MatchingFields{r.kind.index: id}); err != nil {
+		return nil, fmt.Errorf("list works: %w", err)
+	}
+	works := list.Items[:0]
+	for _, w := range list.Items {
+		if w.DeletionTimestamp.IsZero() {
+			works = append(works, w)
+		}
+	}
+	return aggregateItems(works, *resource)
+}
+
+// writeStatus records items and FullyApplied when either changed. The
+// patch is conditional on the version read: the scheduler writes other
+// fields of the same status.
+func (r *Reconciler) writeStatus(ctx context.Context, binding client.Object, items []workv1alpha2.AggregatedStatusItem) error {
+	updated := binding.DeepCopyObject().(client.Object)
+	spec, status := r.kind.parts(updated)
+	sameItems := itemsEqual(status.AggregatedStatus, items)
+	condChanged := meta.SetStatusCondition(&status.Conditions, fullyApplied(spec, items))
+	if sameItems && !condChanged {
+		return nil
+	}
+	status.AggregatedStatus = items
+	patch := client.MergeFromWithOptions(binding, client.MergeFromWithOptimisticLock{})
+	if err := r.client.Status().Patch(ctx, updated, patch); err != nil {
+		return fmt.Errorf("update status: %w", err)
+	}
+	log.FromContext(ctx).V(1).Info("aggregated status updated", "clusters", len(items))
+	r.recorder.Event(binding, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update ResourceBinding with AggregatedStatus successfully.")
+	return nil
+}
+
+// nothingToReport holds back the first write of a binding until one of
+// its Works has reported (applied, or failed with a message): a freshly
+// scheduled binding would otherwise get an uninformative
+// FullyApplied=False right before its Works report.
+func nothingToReport(status *workv1alpha2.ResourceBindingStatus, items []workv1alpha2.AggregatedStatusItem) bool {
+	if len(status.AggregatedStatus) > 0 || meta.FindStatusCondition(status.Conditions, workv1alpha2.FullyApplied) != nil {
+		return false
+	}
+	for _, item := range items {
+		if item.Applied || item.AppliedMessage != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// syncTemplate aggregates items into the template's status.
+func (r *Reconciler) syncTemplate(ctx context.Context, resource workv1alpha2.ObjectReference, items []workv1alpha2.AggregatedStatusItem) error {
+	result, err := r.templates.Sync(ctx, resource, items)
+	ref := templateRef(resource)
+	if err != nil {
+		r.recorder.Event(ref, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
+		return err
+	}
+	if result == templatestatus.Updated {
+		log.FromContext(ctx).V(1).Info("template status updated", "template", resource.Kind+" "+resource.Namespace+"/"+resource.Name)
+		r.recorder.Event(ref, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update resourceTemplate with AggregatedStatus successfully.")
+	}
+	return nil
+}
+
+func templateRef(resource workv1alpha2.ObjectReference) *corev1.ObjectReference {
+	gv, _ := schema.ParseGroupVersion(resource.APIVersion)
+	return &corev1.ObjectReference{APIVersion: gv.String(), Kind: resource.Kind, Namespace: resource.Namespace,
+		Name: resource.Name, UID: resource.UID}
+}

@@ -1,0 +1,88 @@
+// Package status assembles the status path from member clusters back to
+// resource templates. Each part lives in its own package:
+//
+//   - workstatus: member object → Work status.manifestStatuses (reflected
+//     status and health), written only when changed;
+//   - bindingstatus: Works of a binding → binding status.aggregatedStatus
+//     and FullyApplied (ResourceBindings and ClusterResourceBindings);
+//   - templatestatus: aggregated items → the template's .status through
+//     the interpreter's AggregateStatus;
+//   - manifeststatus: reflection and comparison shared with the execution
+//     controller.
+//
+// SetupWithManager wires all of them into a manager.
+package status
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/status/bindingstatus"
+	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/status/templatestatus"
+	"github.com/propel-mc/propel/pkg/status/workstatus"
+)
+
+// Interpreter is what the status path needs of the resource interpreter.
+type Interpreter interface {
+	manifeststatus.Interpreter
+	AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error)
+}
+
+var _ templatestatus.Aggregator = Interpreter(nil)
+
+// Templates reads and writes resource templates; *templatestatus.Dynamic
+// is one.
+type Templates interface {
+	templatestatus.TemplateReader
+	templatestatus.StatusWriter
+}
+
+// Deps are the collaborators of the status controllers.
+type Deps struct {
+	Manager     ctrl.Manager
+	Clients     membercluster.ClientSource
+	Informers   *membercluster.Informers
+	Interpreter Interpreter
+	Templates   Templates
+}
+
+// Options tune the three controllers.
+type Options struct {
+	Work                   workstatus.Options
+	ResourceBinding        bindingstatus.Options
+	ClusterResourceBinding bindingstatus.Options
+}
+
+// SetupWithManager adds the work-status and both binding status
+// controllers to deps.Manager.
+func SetupWithManager(deps Deps, opts Options) error {
+	mgr := deps.Manager
+	ws := workstatus.New(workstatus.Deps{
+		Client: mgr.GetClient(), Clients: deps.Clients, Informers: deps.Informers,
+		Interpreter: deps.Interpreter, Recorder: mgr.GetEventRecorderFor(names.WorkStatusControllerName),
+	}, opts.Work)
+	if err := ws.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setup %s: %w", names.WorkStatusControllerName, err)
+	}
+	syncer := &templatestatus.Syncer{Reader: deps.Templates, Writer: deps.Templates, Aggregator: deps.Interpreter}
+	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
+		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ResourceBindingStatusControllerName),
+	}, opts.ResourceBinding)
+	if err := rb.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setup %s: %w", names.ResourceBindingStatusControllerName, err)
+	}
+	crb := bindingstatus.NewClusterResourceBinding(bindingstatus.Deps{
+		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ClusterResourceBindingStatusControllerName),
+	}, opts.ClusterResourceBinding)
+	if err := crb.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setup %s: %w", names.ClusterResourceBindingStatusControllerName, err)
+	}
+	return nil
+}

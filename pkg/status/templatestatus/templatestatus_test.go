@@ -1,0 +1,118 @@
+package templatestatus
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+)
+
+// fakeTemplates is an in-memory template store with resourceVersions.
+type fakeTemplates struct {
+	obj       *unstructured.Unstructured
+	writes    int
+	conflicts int // conflicts to return before accepting a write
+}
+
+func (f *fakeTemplates) Get(_ context.Context, gvk schema.GroupVersionKind, ns, name string) (*unstructured.Unstructured, error) {
+	if f.obj == nil {
+		return nil, apierrors.NewNotFound(schema.GroupResource{Group: gvk.Group, Resource: "deployments"}, name)
+	}
+	return f.obj.DeepCopy(), nil
+}
+
+func (f *fakeTemplates) UpdateStatus(_ context.Context, obj *unstructured.Unstructured) error {
+	if f.conflicts > 0 {
+		f.conflicts--
+		return apierrors.NewConflict(schema.GroupResource{Resource: "deployments"}, obj.GetName(), nil)
+	}
+	if obj.GetResourceVersion() != f.obj.GetResourceVersion() {
+		return apierrors.NewConflict(schema.GroupResource{Resource: "deployments"}, obj.GetName(), nil)
+	}
+	f.writes++
+	f.obj = obj.DeepCopy()
+	f.obj.SetResourceVersion(obj.GetResourceVersion() + "+")
+	return nil
+}
+
+func template() *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]interface{}{"name": "nginx", "namespace": "default", "uid": "u1", "generation": int64(1), "resourceVersion": "1"},
+		"spec":     map[string]interface{}{"replicas": int64(3)},
+	}}
+}
+
+func items(ready ...int) []workv1alpha2.AggregatedStatusItem {
+	var out []workv1alpha2.AggregatedStatusItem
+	for i, r := range ready {
+		raw, _ := json.Marshal(map[string]interface{}{"replicas": r, "readyReplicas": r, "generation": 1, "observedGeneration": 1, "resourceTemplateGeneration": 1})
+		out = append(out, workv1alpha2.AggregatedStatusItem{ClusterName: string(rune('a' + i)), Applied: true, Status: &runtime.RawExtension{Raw: raw}})
+	}
+	return out
+}
+
+var ref = workv1alpha2.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "nginx", UID: "u1"}
+
+func TestSync(t *testing.T) {
+	ctx := context.Background()
+	store := &fakeTemplates{obj: template(), conflicts: 1}
+	s := &Syncer{Reader: store, Writer: store, Aggregator: resourceinterpreter.New(native.New())}
+
+	res, err := s.Sync(ctx, ref, items(2, 1))
+	if err != nil || res != Updated || store.writes != 1 {
+		t.Fatalf("first sync: %s %v writes %d", res, err, store.writes)
+	}
+	status := store.obj.Object["status"].(map[string]interface{})
+	if status["readyReplicas"] != int64(3) || status["observedGeneration"] != int64(1) {
+		t.Fatalf("aggregated status %v", status)
+	}
+	if res, err := s.Sync(ctx, ref, items(2, 1)); err != nil || res != Unchanged || store.writes != 1 {
+		t.Fatalf("same items: %s %v writes %d", res, err, store.writes)
+	}
+
+	other := ref
+	other.UID = types.UID("u2")
+	if res, err := s.Sync(ctx, other, items(5)); err != nil || res != NotFound {
+		t.Fatalf("replaced template: %s %v", res, err)
+	}
+	store.obj = nil
+	if res, err := s.Sync(ctx, ref, items(5)); err != nil || res != NotFound {
+		t.Fatalf("deleted template: %s %v", res, err)
+	}
+	cm := workv1alpha2.ObjectReference{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "c"}
+	if res, err := s.Sync(ctx, cm, nil); err != nil || res != NoHook {
+		t.Fatalf("kind without AggregateStatus: %s %v", res, err)
+	}
+}
+
+// floatAggregator answers like a Lua layer: numbers as float64.
+type floatAggregator struct{}
+
+func (floatAggregator) HookEnabled(schema.GroupVersionKind, configv1alpha1.InterpreterOperation) bool {
+	return true
+}
+func (floatAggregator) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, _ []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	obj.Object["status"] = map[string]interface{}{"readyReplicas": float64(3)}
+	return obj, nil
+}
+
+func TestSyncComparesAsJSON(t *testing.T) {
+	tmpl := template()
+	tmpl.Object["status"] = map[string]interface{}{"readyReplicas": int64(3)}
+	store := &fakeTemplates{obj: tmpl}
+	s := &Syncer{Reader: store, Writer: store, Aggregator: floatAggregator{}}
+	if res, err := s.Sync(context.Background(), ref, nil); err != nil || res != Unchanged || store.writes != 0 {
+		t.Fatalf("3 and 3.0: %s %v writes %d", res, err, store.writes)
+	}
+}
