@@ -19,4 +19,20 @@ type Context struct {
 	// Templates reads resource templates through the detector's informers;
 	// set once the detector is set up (it always is, first).
 	Templates detector.Templates
+
+	memberInformers *membercluster.Informers
+}
+
+// MemberInformers returns the one informer set over member objects that
+// execution and status share, registering it with the manager on first use.
+func (c *Context) MemberInformers() (*membercluster.Informers, error) {
+	if c.memberInformers != nil {
+		return c.memberInformers, nil
+	}
+	inf := membercluster.NewInformers(membercluster.InformerOptions{})
+	if err := inf.SetupWithManager(c.Manager, c.MemberClients, false); err != nil {
+		return nil, err
+	}
+	c.memberInformers = inf
+	return inf, nil
 }

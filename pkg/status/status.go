@@ -63,6 +63,14 @@ type Options struct {
 // SetupWithManager adds the work-status and both binding status
 // controllers to deps.Manager.
 func SetupWithManager(deps Deps, opts Options) error {
+	if err := SetupWorkStatus(deps, opts); err != nil {
+		return err
+	}
+	return SetupBindingStatus(deps, opts)
+}
+
+// SetupWorkStatus adds the work-status controller (Karmada's "workStatus").
+func SetupWorkStatus(deps Deps, opts Options) error {
 	mgr := deps.Manager
 	ws := workstatus.New(workstatus.Deps{
 		Client: mgr.GetClient(), Clients: deps.Clients, Informers: deps.Informers,
@@ -71,6 +79,13 @@ func SetupWithManager(deps Deps, opts Options) error {
 	if err := ws.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.WorkStatusControllerName, err)
 	}
+	return nil
+}
+
+// SetupBindingStatus adds both binding status controllers, which also write
+// the aggregated status into templates (Karmada's "bindingStatus").
+func SetupBindingStatus(deps Deps, opts Options) error {
+	mgr := deps.Manager
 	syncer := &templatestatus.Syncer{Reader: deps.Templates, Writer: deps.Templates, Aggregator: deps.Interpreter}
 	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
 		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ResourceBindingStatusControllerName),

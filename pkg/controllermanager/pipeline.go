@@ -1,0 +1,91 @@
+package controllermanager
+
+import (
+	"context"
+
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
+	clusterstatus "github.com/propel-mc/propel/pkg/cluster/status"
+	"github.com/propel-mc/propel/pkg/execution"
+	"github.com/propel-mc/propel/pkg/namespacesync"
+	"github.com/propel-mc/propel/pkg/status"
+	"github.com/propel-mc/propel/pkg/status/templatestatus"
+)
+
+func init() {
+	controllers["cluster"] = controller{setup: setupCluster}
+	controllers["clusterStatus"] = controller{setup: setupClusterStatus}
+	controllers["execution"] = controller{setup: setupExecution}
+	controllers["workStatus"] = controller{setup: setupWorkStatus}
+	controllers["bindingStatus"] = controller{setup: setupBindingStatus}
+	controllers["namespace"] = controller{setup: setupNamespaceSync}
+}
+
+func setupCluster(_ context.Context, c *Context) error {
+	return lifecycle.New(lifecycle.Options{Workers: c.Options.ConcurrentClusterSyncs}).SetupWithManager(c.Manager)
+}
+
+func setupClusterStatus(_ context.Context, c *Context) error {
+	return clusterstatus.New(c.MemberClients, clusterstatus.Options{
+		Workers: c.Options.ConcurrentClusterSyncs, UpdateFrequency: c.Options.ClusterStatusUpdateFrequency,
+	}).SetupWithManager(c.Manager)
+}
+
+func setupExecution(_ context.Context, c *Context) error {
+	inf, err := c.MemberInformers()
+	if err != nil {
+		return err
+	}
+	return execution.New(execution.Deps{
+		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf,
+		Interpreter: c.Interpreter, Recorder: c.Manager.GetEventRecorderFor("execution-controller"),
+	}, execution.Options{Concurrency: c.Options.ConcurrentWorkSyncs}).SetupWithManager(c.Manager)
+}
+
+func statusDeps(c *Context) (status.Deps, error) {
+	inf, err := c.MemberInformers()
+	if err != nil {
+		return status.Deps{}, err
+	}
+	cfg := c.Manager.GetConfig()
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return status.Deps{}, err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return status.Deps{}, err
+	}
+	return status.Deps{
+		Manager: c.Manager, Clients: c.MemberClients, Informers: inf, Interpreter: c.Interpreter,
+		Templates: templatestatus.NewDynamic(dyn, c.Manager.GetRESTMapper(), disc),
+	}, nil
+}
+
+func setupWorkStatus(_ context.Context, c *Context) error {
+	deps, err := statusDeps(c)
+	if err != nil {
+		return err
+	}
+	return status.SetupWorkStatus(deps, status.Options{})
+}
+
+func setupBindingStatus(_ context.Context, c *Context) error {
+	deps, err := statusDeps(c)
+	if err != nil {
+		return err
+	}
+	return status.SetupBindingStatus(deps, status.Options{})
+}
+
+func setupNamespaceSync(_ context.Context, c *Context) error {
+	r, err := namespacesync.New(namespacesync.Options{
+		Workers: c.Options.ConcurrentNamespaceSyncs, SkippedPropagatingNamespaces: c.Options.SkippedPropagatingNamespaces,
+	})
+	if err != nil {
+		return err
+	}
+	return r.SetupWithManager(c.Manager)
+}

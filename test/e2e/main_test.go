@@ -1,0 +1,75 @@
+// Package e2e runs Propel's controller manager, as the binary does, against
+// a real control plane and real member clusters, and checks the seed
+// scenarios end to end: template -> binding -> Works -> member objects ->
+// status back on the template.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/propel-mc/propel/pkg/controllermanager"
+	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/test/harness"
+)
+
+var env *harness.Env
+
+// members: member1 and member2 run real workloads (pods become Ready through
+// kwok); member3 is a bare API server.
+func members() []localenv.MemberOptions {
+	return []localenv.MemberOptions{
+		{Name: "member1", Workloads: true, Region: "region-a", Zone: "zone-a1", Provider: "local"},
+		{Name: "member2", Workloads: true, Region: "region-b", Zone: "zone-b1", Provider: "local"},
+		{Name: "member3", Region: "region-b", Zone: "zone-b2", Provider: "local"},
+	}
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv("PROPEL_E2E_VERBOSE") != "" {
+		ctrl.SetLogger(zap.New(zap.UseDevMode(true)))
+	}
+	harness.Main(m, harness.Options{Members: members()}, &env, startControllerManager)
+}
+
+// startControllerManager runs propel-controller-manager in-process with
+// short intervals, as `propel-controller-manager --kubeconfig=...` would.
+func startControllerManager(ctx context.Context, e *harness.Env) error {
+	o := controllermanager.NewOptions()
+	o.Kubeconfig = e.ControlPlane.Kubeconfig
+	o.LeaderElect = false
+	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"
+	o.ClusterStatusUpdateFrequency = 2 * time.Second
+	mgr, _, err := controllermanager.Build(ctx, o)
+	if err != nil {
+		return err
+	}
+	go func() {
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "controller manager stopped:", err)
+		}
+	}()
+	return nil
+}
+
+func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, error)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var last error
+	err := wait.PollUntilContextCancel(ctx, 250*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		ok, err := cond(ctx)
+		last = err
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v (last error: %v; logs in %s)", what, err, last, env.LogDir)
+	}
+}
