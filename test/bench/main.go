@@ -1,0 +1,291 @@
+// Command bench measures Propel end to end on real API servers: N
+// Deployments with one PropagationPolicy to every member cluster. It runs
+// propel-controller-manager as its own process (so its peak memory is its
+// own) and reports the seconds until every Work is applied and until every
+// binding has the aggregated status of all clusters, the API writes per
+// propagated Deployment (from the API servers' own request metrics), what
+// each write is, and the controller manager's peak memory.
+//
+//	go run ./test/bench -n 1000
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/test/harness"
+)
+
+func main() {
+	n := flag.Int("n", 1000, "number of Deployments")
+	members := flag.Int("members", 3, "number of member clusters (bare API servers: only Propel's work is measured)")
+	timeout := flag.Duration("timeout", 30*time.Minute, "give up after this long")
+	flag.Parse()
+	if err := run(*n, *members, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n, memberCount int, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "propel-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var ms []localenv.MemberOptions
+	for i := 1; i <= memberCount; i++ {
+		ms = append(ms, localenv.MemberOptions{Name: fmt.Sprintf("member%d", i)})
+	}
+	fmt.Fprintf(os.Stderr, "bench: starting a control plane and %d members\n", memberCount)
+	env, err := harness.Start(ctx, filepath.Join(dir, "env"), harness.Options{Members: ms})
+	if err != nil {
+		return err
+	}
+	defer env.Stop()
+	cm, err := startControllerManager(ctx, dir, env)
+	if err != nil {
+		return err
+	}
+	defer cm.stop()
+	if err := waitClustersReady(ctx, env.Client, memberCount); err != nil {
+		return err
+	}
+	before, err := writeCounts(ctx, env)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := createWorkload(ctx, env.Client, n); err != nil {
+		return err
+	}
+	applied, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return worksApplied(ctx, env.Client, n*memberCount) })
+	if err != nil {
+		return fmt.Errorf("waiting for applied Works: %w", err)
+	}
+	aggregated, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return bindingsAggregated(ctx, env.Client, n, memberCount) })
+	if err != nil {
+		return fmt.Errorf("waiting for aggregated status: %w", err)
+	}
+	time.Sleep(5 * time.Second) // let trailing status writes land before counting
+	after, err := writeCounts(ctx, env)
+	if err != nil {
+		return err
+	}
+	report(n, memberCount, applied, aggregated, before, after, cm.peakRSS())
+	return nil
+}
+
+type process struct{ cmd *exec.Cmd }
+
+func (p *process) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_, _ = p.cmd.Process.Wait()
+}
+
+// peakRSS is VmHWM of the controller manager, in MiB.
+func (p *process) peakRSS() float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%f", &kb)
+			return kb / 1024
+		}
+	}
+	return -1
+}
+
+func startControllerManager(ctx context.Context, dir string, env *harness.Env) (*process, error) {
+	bin := filepath.Join(dir, "propel-controller-manager")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/propel-controller-manager")
+	build.Dir, build.Stdout, build.Stderr = harness.RepoRoot(), os.Stderr, os.Stderr
+	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
+	if err := build.Run(); err != nil {
+		return nil, err
+	}
+	logFile, err := os.Create(filepath.Join(env.LogDir, "propel-controller-manager.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "--kubeconfig="+env.ControlPlane.Kubeconfig, "--leader-elect=false",
+		"--metrics-bind-address=0", "--health-probe-bind-address=0",
+		"--kube-api-qps=500", "--kube-api-burst=1000", "--cluster-api-qps=500", "--cluster-api-burst=1000",
+		"--cluster-status-update-frequency=2s")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &process{cmd: cmd}, nil
+}
+
+func waitClustersReady(ctx context.Context, c client.Client, want int) error {
+	return wait.PollUntilContextCancel(ctx, 500*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		list := &clusterv1alpha1.ClusterList{}
+		if err := c.List(ctx, list); err != nil {
+			return false, nil
+		}
+		ready := 0
+		for _, cl := range list.Items {
+			if meta.IsStatusConditionTrue(cl.Status.Conditions, clusterv1alpha1.ClusterConditionReady) {
+				ready++
+			}
+		}
+		return ready == want, nil
+	})
+}
+
+func createWorkload(ctx context.Context, c client.Client, n int) error {
+	pol := &policyv1alpha1.PropagationPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "bench"},
+		Spec: policyv1alpha1.PropagationSpec{
+			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "apps/v1", Kind: "Deployment",
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"bench": "true"}}}},
+		},
+	}
+	if err := c.Create(ctx, pol); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench: creating %d Deployments\n", n)
+	jobs := make(chan int)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if err := c.Create(ctx, deployment(i)); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func deployment(i int) *appsv1.Deployment {
+	labels := map[string]string{"app": fmt.Sprintf("bench-%d", i)}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("bench-%d", i), Labels: map[string]string{"bench": "true"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx"}}},
+			},
+		},
+	}
+}
+
+func waitFor(ctx context.Context, start time.Time, cond wait.ConditionWithContextFunc) (time.Duration, error) {
+	err := wait.PollUntilContextCancel(ctx, time.Second, true, cond)
+	return time.Since(start), err
+}
+
+func worksApplied(ctx context.Context, c client.Client, want int) (bool, error) {
+	works := &workv1alpha1.WorkList{}
+	if err := c.List(ctx, works); err != nil {
+		return false, nil
+	}
+	applied := 0
+	for _, w := range works.Items {
+		if strings.HasPrefix(w.Name, "bench-") && meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied) {
+			applied++
+		}
+	}
+	fmt.Fprintf(os.Stderr, "\rbench: %d/%d Works applied", applied, want)
+	if applied >= want {
+		fmt.Fprintln(os.Stderr)
+	}
+	return applied >= want, nil
+}
+
+func bindingsAggregated(ctx context.Context, c client.Client, want, clusters int) (bool, error) {
+	rbs := &workv1alpha2.ResourceBindingList{}
+	if err := c.List(ctx, rbs, client.InNamespace("default")); err != nil {
+		return false, nil
+	}
+	done := 0
+	for _, rb := range rbs.Items {
+		if strings.HasPrefix(rb.Name, "bench-") && len(rb.Status.AggregatedStatus) == clusters &&
+			meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.FullyApplied) {
+			done++
+		}
+	}
+	fmt.Fprintf(os.Stderr, "\rbench: %d/%d bindings with aggregated status", done, want)
+	if done >= want {
+		fmt.Fprintln(os.Stderr)
+	}
+	return done >= want, nil
+}
+
+func report(n, clusters int, applied, aggregated time.Duration, before, after map[string]float64, peakMiB float64) {
+	delta := map[string]float64{}
+	total := 0.0
+	for k, v := range after {
+		if d := v - before[k]; d > 0 {
+			delta[k] = d
+			total += d
+		}
+	}
+	// The benchmark itself created the policy and the Deployments.
+	total -= float64(n + 1)
+	delta["karmada POST deployments"] -= float64(n)
+	delta["karmada POST propagationpolicies"]--
+	fmt.Printf("\n| N | clusters | all Works applied | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|\n")
+	fmt.Printf("| %d | %d | %.1f s | %.1f s | %.1f | %.0f MiB |\n\n", n, clusters, applied.Seconds(), aggregated.Seconds(), total/float64(n), peakMiB)
+	keys := make([]string, 0, len(delta))
+	for k := range delta {
+		if delta[k] > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return delta[keys[i]] > delta[keys[j]] })
+	fmt.Println("| writes per Deployment | API server, verb, resource |\n|---|---|")
+	for _, k := range keys {
+		fmt.Printf("| %.2f | %s |\n", delta[k]/float64(n), k)
+	}
+}
