@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -33,15 +34,17 @@ func members() []localenv.MemberOptions {
 }
 
 func TestMain(m *testing.M) {
-	if os.Getenv("PROPEL_E2E_VERBOSE") != "" {
-		ctrl.SetLogger(zap.New(zap.UseDevMode(true)))
-	}
 	harness.Main(m, harness.Options{Members: members()}, &env, startControllerManager)
 }
 
 // startControllerManager runs propel-controller-manager in-process with
 // short intervals, as `propel-controller-manager --kubeconfig=...` would.
 func startControllerManager(ctx context.Context, e *harness.Env) error {
+	logFile, err := os.Create(filepath.Join(e.LogDir, "propel-controller-manager.log"))
+	if err != nil {
+		return err
+	}
+	ctrl.SetLogger(zap.New(zap.WriteTo(logFile), zap.UseDevMode(true)))
 	o := controllermanager.NewOptions()
 	o.Kubeconfig = e.ControlPlane.Kubeconfig
 	o.LeaderElect = false
