@@ -37,6 +37,12 @@ type Options struct {
 	Plugins []string
 	// EnableEmptyWorkloadPropagation is --enable-empty-workload-propagation.
 	EnableEmptyWorkloadPropagation bool
+	// Workers schedule different bindings in parallel (default 8). The
+	// core is a pure function of the binding and the cached clusters, and a
+	// binding is never in two workers at once; karmada-scheduler uses one
+	// worker, which with two API writes per decision caps it at roughly
+	// 1/(2 x write latency) bindings per second.
+	Workers int
 }
 
 // Scheduler is the scheduling controller.
@@ -46,6 +52,7 @@ type Scheduler struct {
 	client   client.Client
 	recorder record.EventRecorder
 	writes   *writeMemo
+	workers  int
 	now      func() time.Time
 }
 
@@ -59,8 +66,12 @@ func New(opts Options) (*Scheduler, error) {
 	if name == "" {
 		name = names.DefaultSchedulerName
 	}
+	if opts.Workers <= 0 {
+		opts.Workers = 8
+	}
 	return &Scheduler{
-		name: name,
+		name:    name,
+		workers: opts.Workers,
 		core: &core.Scheduler{
 			Plugins:                        set,
 			Estimator:                      estimator.Default(),
@@ -74,7 +85,7 @@ func New(opts Options) (*Scheduler, error) {
 // Name is the scheduler name bindings must carry.
 func (s *Scheduler) Name() string { return s.name }
 
-// SetupWithManager registers the controller: one serial worker fed by
+// SetupWithManager registers the controller: Options.Workers workers fed by
 // ResourceBinding, ClusterResourceBinding and Cluster events, reading
 // everything from the manager's cache.
 func (s *Scheduler) SetupWithManager(mgr ctrl.Manager) error {
@@ -83,7 +94,7 @@ func (s *Scheduler) SetupWithManager(mgr ctrl.Manager) error {
 	err := ctrl.NewControllerManagedBy(mgr).
 		Named("scheduler-"+s.name).
 		WithOptions(controller.Options{
-			MaxConcurrentReconciles: 1,
+			MaxConcurrentReconciles: s.workers,
 			RateLimiter:             workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](backoffBase, backoffMax),
 		}).
 		Watches(&workv1alpha2.ResourceBinding{}, &bindingHandler{s: s}).

@@ -230,13 +230,26 @@ func worksApplied(ctx context.Context, c client.Client, want int) (bool, error) 
 	if err := c.List(ctx, works); err != nil {
 		return false, nil
 	}
-	applied := 0
+	applied, created := 0, 0
 	for _, w := range works.Items {
-		if strings.HasPrefix(w.Name, "bench-") && meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied) {
-			applied++
+		if strings.HasPrefix(w.Name, "bench-") {
+			created++
+			if meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied) {
+				applied++
+			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "\rbench: %d/%d Works applied", applied, want)
+	rbs := &workv1alpha2.ResourceBindingList{}
+	bound, scheduled := 0, 0
+	if err := c.List(ctx, rbs, client.InNamespace("default")); err == nil {
+		for _, rb := range rbs.Items {
+			bound++
+			if len(rb.Spec.Clusters) > 0 {
+				scheduled++
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "\rbench: bindings %d, scheduled %d, Works %d, applied %d/%d   ", bound, scheduled, created, applied, want)
 	if applied >= want {
 		fmt.Fprintln(os.Stderr)
 	}

@@ -1,0 +1,152 @@
+package customization
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+)
+
+// ParseOperation matches name case-insensitively against Operations().
+func ParseOperation(name string) (configv1alpha1.InterpreterOperation, error) {
+	names := make([]string, len(ruleOrder))
+	for i, op := range ruleOrder {
+		if strings.EqualFold(string(op), name) {
+			return op, nil
+		}
+		names[i] = string(op)
+	}
+	return "", fmt.Errorf("operation %s is not supported. Use one of: %s", name, strings.Join(names, ", "))
+}
+
+// Args are the inputs of one operation run by Run.
+type Args struct {
+	Desired, Observed *unstructured.Unstructured
+	// Replicas is ReviseReplica's desired replica count.
+	Replicas int64
+	// StatusItems are AggregateStatus's items.
+	StatusItems []workv1alpha2.AggregatedStatusItem
+}
+
+// Result is one named result of an operation, in Karmada's naming
+// ("replica", "requires", "retained", ...).
+type Result struct {
+	Name  string
+	Value any
+}
+
+// object returns the single object an operation other than Retain takes.
+func (a Args) object() (*unstructured.Unstructured, error) {
+	switch {
+	case a.Desired == nil && a.Observed == nil:
+		return nil, errors.New("desired-file, observed-file options are not set")
+	case a.Desired != nil && a.Observed != nil:
+		return nil, errors.New("you can not specify both desired-file and observed-file options")
+	case a.Desired != nil:
+		return a.Desired, nil
+	}
+	return a.Observed, nil
+}
+
+// RunOperation runs op of one customization on args: the path of
+// `propelctl interpret -f CUSTOMIZATION.yaml --operation OP`.
+func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceInterpreterCustomization, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
+	i := New(Options{})
+	defer i.vm.Close()
+	i.LoadConfig(customizations)
+	return i.Run(ctx, op, args)
+}
+
+// Run runs op on args with the loaded configuration.
+func (i *Interpreter) Run(ctx context.Context, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
+	obj := args.Desired
+	if op == configv1alpha1.InterpreterOperationRetain {
+		if args.Desired == nil {
+			return nil, errors.New("desired, desired-file options are not set")
+		}
+		if args.Observed == nil {
+			return nil, errors.New("observed, observed-file options are not set")
+		}
+	} else {
+		var err error
+		if obj, err = args.object(); err != nil {
+			return nil, err
+		}
+	}
+	enabled, err := i.HookEnabled(obj.GroupVersionKind(), op)
+	if err != nil {
+		return nil, err
+	}
+	if !enabled {
+		return nil, fmt.Errorf("%w: %s for %s", ErrNoRule, op, obj.GroupVersionKind())
+	}
+	return i.run(ctx, op, obj, args)
+}
+
+func (i *Interpreter) run(ctx context.Context, op configv1alpha1.InterpreterOperation, obj *unstructured.Unstructured, args Args) ([]Result, error) {
+	one := func(name string, v any, err error) ([]Result, error) {
+		if err != nil {
+			return nil, err
+		}
+		return []Result{{Name: name, Value: v}}, nil
+	}
+	switch op {
+	case configv1alpha1.InterpreterOperationRetain:
+		v, err := i.Retain(ctx, args.Desired, args.Observed)
+		return one("retained", v, err)
+	case configv1alpha1.InterpreterOperationInterpretReplica:
+		n, req, err := i.GetReplicas(ctx, obj)
+		if err != nil {
+			return nil, err
+		}
+		return []Result{{Name: "replica", Value: n}, {Name: "requires", Value: req}}, nil
+	case configv1alpha1.InterpreterOperationInterpretComponent:
+		v, err := i.GetComponents(ctx, obj)
+		return one("components", v, err)
+	case configv1alpha1.InterpreterOperationReviseReplica:
+		v, err := i.ReviseReplica(ctx, obj, args.Replicas)
+		return one("revised", v, err)
+	case configv1alpha1.InterpreterOperationInterpretStatus:
+		v, err := i.ReflectStatus(ctx, obj)
+		return one("status", v, err)
+	case configv1alpha1.InterpreterOperationAggregateStatus:
+		v, err := i.AggregateStatus(ctx, obj, args.StatusItems)
+		return one("aggregatedStatus", v, err)
+	case configv1alpha1.InterpreterOperationInterpretHealth:
+		v, err := i.InterpretHealth(ctx, obj)
+		return one("healthy", v, err)
+	case configv1alpha1.InterpreterOperationInterpretDependency:
+		v, err := i.GetDependencies(ctx, obj)
+		return one("dependencies", v, err)
+	}
+	return nil, fmt.Errorf("operation %s is not supported", op)
+}
+
+// RuleCheck is the validation of one rule of a customization.
+type RuleCheck struct {
+	Operation configv1alpha1.InterpreterOperation
+	// Set is false when the customization has no script for Operation.
+	Set bool
+	// Err is the compile error, a *lua.CompileError.
+	Err error
+}
+
+// Check compiles (does not run) every rule of ric, in rule order.
+func Check(ric *configv1alpha1.ResourceInterpreterCustomization) []RuleCheck {
+	out := make([]RuleCheck, 0, len(ruleOrder))
+	for _, op := range ruleOrder {
+		src := ScriptOf(&ric.Spec.Customizations, op)
+		c := RuleCheck{Operation: op, Set: src != ""}
+		if c.Set {
+			c.Err = lua.Compile(ric.Name, src)
+		}
+		out = append(out, c)
+	}
+	return out
+}

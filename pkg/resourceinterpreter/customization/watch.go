@@ -1,0 +1,58 @@
+package customization
+
+import (
+	"context"
+	"fmt"
+
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+)
+
+// informerSource is the cache the configuration is rebuilt from.
+type informerSource struct {
+	cache  cache.Cache
+	synced func() bool
+}
+
+// Watch feeds the layer from the ResourceInterpreterCustomizations of c
+// (which the caller starts): every add, update or delete rebuilds the
+// whole configuration from the cache. Until the informer has synced and
+// the first load happened, the layer reports layer.ErrNotReady.
+func (i *Interpreter) Watch(ctx context.Context, c cache.Cache) error {
+	inf, err := c.GetInformer(ctx, &configv1alpha1.ResourceInterpreterCustomization{}, cache.BlockUntilSynced(false))
+	if err != nil {
+		return fmt.Errorf("get ResourceInterpreterCustomization informer: %w", err)
+	}
+	reg, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { i.resync() },
+		UpdateFunc: func(any, any) { i.resync() },
+		DeleteFunc: func(any) { i.resync() },
+	})
+	if err != nil {
+		return fmt.Errorf("watch ResourceInterpreterCustomizations: %w", err)
+	}
+	i.source.Store(&informerSource{cache: c, synced: reg.HasSynced})
+	go func() {
+		if toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
+			i.resync()
+		}
+	}()
+	return nil
+}
+
+// resync rebuilds the configuration from the informer's cache once it has
+// synced. A failed list keeps the previous configuration.
+func (i *Interpreter) resync() {
+	src := i.source.Load()
+	if src == nil || !src.synced() {
+		return
+	}
+	var list configv1alpha1.ResourceInterpreterCustomizationList
+	if err := src.cache.List(context.Background(), &list); err != nil {
+		i.log.Error(err, "List ResourceInterpreterCustomizations; keeping the previous configuration")
+		return
+	}
+	i.LoadConfig(list.Items)
+}

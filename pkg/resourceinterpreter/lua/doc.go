@@ -1,0 +1,26 @@
+// Package lua owns the Lua virtual machine behind ResourceInterpreterCustomization
+// scripts: the sandboxed gopher-lua state (the libraries Karmada opens, the
+// unsafe globals it overrides), the `kube` module, the conversion of objects
+// between Go and Lua (including Karmada's empty-table repair), the calling
+// contract of every entry function (GetReplicas, Retain, ...), and the limits
+// that keep a bad script from hurting the controller: a per-call timeout, an
+// instruction budget, an allocation budget, bounded call and value stacks,
+// capped string functions and a pattern matcher that can be interrupted.
+//
+// Unlike Karmada, which re-parses every script on every call, a VM compiles a
+// script once into a function prototype, keeps it in an LRU cache keyed by the
+// SHA-256 of its name and text, and runs it on states taken from a bounded
+// pool. A state that raised an error or hit a limit is closed, never reused.
+//
+// Two more things Karmada does not do keep calls cheap without changing any
+// result: objects become Lua tables one level at a time, when the script
+// reaches them (lazy.go), and the native pod-template computations of the
+// kube module are remembered per template content (podmemo.go).
+//
+// File map: vm.go (VM, calls), operations.go (entry functions), compile.go
+// (compiling, cache), sandbox.go, stdlib.go, stringlib.go, pattern.go (the
+// sandbox), kube.go, podmemo.go, requirements.go (the kube module and its
+// results), tolua.go, lazy.go, jsonlua.go, numbers.go (Go -> Lua), togo.go,
+// repair.go, decode.go, jsonwriter.go (Lua -> Go), budget.go, guard.go,
+// pool.go, options.go (limits and pooling).
+package lua

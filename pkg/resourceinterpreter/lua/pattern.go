@@ -1,0 +1,386 @@
+package lua
+
+import (
+	glua "github.com/yuin/gopher-lua"
+)
+
+// Lua pattern matching, written for the sandbox: unlike gopher-lua's
+// matcher it checks the call's context while it backtracks, so a
+// pathological pattern on a long string stops at the time limit instead of
+// hanging the controller. It follows Lua 5.1 where gopher-lua (and thus
+// Karmada) does; where they differ it follows gopher-lua: there is no %f
+// frontier (%f is the letter f), '^' anchors in gmatch.
+
+const (
+	maxCaptures     = 32
+	maxMatchDepth   = 200
+	capUnfinished   = -1
+	capPosition     = -2
+	matchCheckEvery = 256
+)
+
+type capture struct{ init, len int }
+
+type matcher struct {
+	L        *glua.LState
+	src, pat string
+	level    int
+	depth    int
+	ticks    int
+	capture  [maxCaptures]capture
+}
+
+func newMatcher(L *glua.LState, src, pat string) *matcher {
+	return &matcher{L: L, src: src, pat: pat}
+}
+
+func (m *matcher) tick() {
+	m.ticks++
+	if m.ticks%matchCheckEvery == 0 {
+		interrupted(m.L)
+	}
+}
+
+func (m *matcher) fail(msg string) { m.L.RaiseError("%s", msg) }
+
+func (m *matcher) anchored() bool { return len(m.pat) > 0 && m.pat[0] == '^' }
+
+// find returns the first match at or after init: (start, end, true). An
+// anchored pattern is tried at init only.
+func (m *matcher) find(init int) (int, int, bool) {
+	p := 0
+	if m.anchored() {
+		p = 1
+	}
+	for s := init; s <= len(m.src); s++ {
+		m.level = 0
+		if e := m.match(s, p); e >= 0 {
+			return s, e, true
+		}
+		if p == 1 {
+			break
+		}
+	}
+	return 0, 0, false
+}
+
+// match returns the end of the match of pat[p:] at src[s:], or -1.
+func (m *matcher) match(s, p int) int {
+	m.depth++
+	if m.depth > maxMatchDepth {
+		m.fail("pattern too complex")
+	}
+	defer func() { m.depth-- }()
+	for {
+		m.tick()
+		if p == len(m.pat) {
+			return s
+		}
+		switch m.pat[p] {
+		case '(':
+			if p+1 < len(m.pat) && m.pat[p+1] == ')' {
+				return m.startCapture(s, p+2, capPosition)
+			}
+			return m.startCapture(s, p+1, capUnfinished)
+		case ')':
+			return m.endCapture(s, p+1)
+		case '%':
+			if p+1 < len(m.pat) {
+				if next, np, done := m.escape(s, p); done {
+					return next
+				} else if np >= 0 {
+					s, p = next, np
+					continue
+				}
+			}
+		case '$':
+			if p+1 == len(m.pat) {
+				if s == len(m.src) {
+					return s
+				}
+				return -1
+			}
+		}
+		next, np, done := m.single(s, p)
+		if done {
+			return next
+		}
+		s, p = next, np
+	}
+}
+
+// escape handles %b and back-references at pat[p] == '%'. It returns
+// done with the result, a new (s, p) to continue with, or np < 0 when the
+// escape is an ordinary character class.
+func (m *matcher) escape(s, p int) (next, np int, done bool) {
+	switch c := m.pat[p+1]; {
+	case c == 'b':
+		e := m.matchBalance(s, p+2)
+		if e < 0 {
+			return -1, 0, true
+		}
+		return e, p + 4, false
+	case c >= '0' && c <= '9':
+		e := m.matchCapture(s, c)
+		if e < 0 {
+			return -1, 0, true
+		}
+		return e, p + 2, false
+	}
+	return 0, -1, false
+}
+
+// single matches one pattern item (a class with an optional quantifier).
+func (m *matcher) single(s, p int) (next, np int, done bool) {
+	ep := m.classEnd(p)
+	ok := s < len(m.src) && m.singleMatch(m.src[s], p, ep)
+	if ep < len(m.pat) {
+		switch m.pat[ep] {
+		case '?':
+			if ok {
+				if e := m.match(s+1, ep+1); e >= 0 {
+					return e, 0, true
+				}
+			}
+			return s, ep + 1, false
+		case '*':
+			return m.maxExpand(s, p, ep), 0, true
+		case '+':
+			if !ok {
+				return -1, 0, true
+			}
+			return m.maxExpand(s+1, p, ep), 0, true
+		case '-':
+			return m.minExpand(s, p, ep), 0, true
+		}
+	}
+	if !ok {
+		return -1, 0, true
+	}
+	return s + 1, ep, false
+}
+
+func (m *matcher) classEnd(p int) int {
+	c := m.pat[p]
+	p++
+	switch c {
+	case '%':
+		if p >= len(m.pat) {
+			m.fail("malformed pattern (ends with '%')")
+		}
+		return p + 1
+	case '[':
+		if p < len(m.pat) && m.pat[p] == '^' {
+			p++
+		}
+		for {
+			if p >= len(m.pat) {
+				m.fail("malformed pattern (missing ']')")
+			}
+			c := m.pat[p]
+			p++
+			if c == '%' && p < len(m.pat) {
+				p++
+			}
+			if p < len(m.pat) && m.pat[p] == ']' {
+				return p + 1
+			}
+		}
+	}
+	return p
+}
+
+func (m *matcher) singleMatch(c byte, p, ep int) bool {
+	switch m.pat[p] {
+	case '.':
+		return true
+	case '%':
+		return matchClass(c, m.pat[p+1])
+	case '[':
+		return m.matchBracketClass(c, p, ep-1)
+	}
+	return m.pat[p] == c
+}
+
+// matchBracketClass matches c against the set pat[p:ec+1] ("[...]").
+func (m *matcher) matchBracketClass(c byte, p, ec int) bool {
+	sig := true
+	if m.pat[p+1] == '^' {
+		sig = false
+		p++
+	}
+	for p++; p < ec; p++ {
+		switch {
+		case m.pat[p] == '%':
+			p++
+			if matchClass(c, m.pat[p]) {
+				return sig
+			}
+		case m.pat[p+1] == '-' && p+2 < ec:
+			p += 2
+			if m.pat[p-2] <= c && c <= m.pat[p] {
+				return sig
+			}
+		case m.pat[p] == c:
+			return sig
+		}
+	}
+	return !sig
+}
+
+func (m *matcher) maxExpand(s, p, ep int) int {
+	i := 0
+	for s+i < len(m.src) && m.singleMatch(m.src[s+i], p, ep) {
+		i++
+		m.tick()
+	}
+	for ; i >= 0; i-- {
+		if e := m.match(s+i, ep+1); e >= 0 {
+			return e
+		}
+	}
+	return -1
+}
+
+func (m *matcher) minExpand(s, p, ep int) int {
+	for {
+		if e := m.match(s, ep+1); e >= 0 {
+			return e
+		}
+		if s < len(m.src) && m.singleMatch(m.src[s], p, ep) {
+			s++
+			continue
+		}
+		return -1
+	}
+}
+
+func (m *matcher) startCapture(s, p, what int) int {
+	if m.level >= maxCaptures {
+		m.fail("too many captures")
+	}
+	m.capture[m.level] = capture{init: s, len: what}
+	m.level++
+	e := m.match(s, p)
+	if e < 0 {
+		m.level--
+	}
+	return e
+}
+
+func (m *matcher) endCapture(s, p int) int {
+	l := m.captureToClose()
+	m.capture[l].len = s - m.capture[l].init
+	e := m.match(s, p)
+	if e < 0 {
+		m.capture[l].len = capUnfinished
+	}
+	return e
+}
+
+func (m *matcher) captureToClose() int {
+	for l := m.level - 1; l >= 0; l-- {
+		if m.capture[l].len == capUnfinished {
+			return l
+		}
+	}
+	m.fail("invalid pattern capture")
+	return 0
+}
+
+func (m *matcher) matchBalance(s, p int) int {
+	if p+1 >= len(m.pat) {
+		m.fail("unbalanced pattern")
+	}
+	if s >= len(m.src) || m.src[s] != m.pat[p] {
+		return -1
+	}
+	open, close := m.pat[p], m.pat[p+1]
+	depth := 1
+	for i := s + 1; i < len(m.src); i++ {
+		m.tick()
+		switch m.src[i] {
+		case close:
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case open:
+			depth++
+		}
+	}
+	return -1
+}
+
+func (m *matcher) matchCapture(s int, c byte) int {
+	l := int(c - '1')
+	if l < 0 || l >= m.level || m.capture[l].len == capUnfinished {
+		m.fail("invalid capture index")
+	}
+	cp := m.capture[l]
+	if len(m.src)-s >= cp.len && m.src[cp.init:cp.init+cp.len] == m.src[s:s+cp.len] {
+		return s + cp.len
+	}
+	return -1
+}
+
+// pushCaptures pushes the captures of the match src[s:e]; with whole and
+// no captures it pushes the whole match.
+func (m *matcher) pushCaptures(s, e int, whole bool) int {
+	n := m.level
+	if n == 0 && whole {
+		m.L.Push(glua.LString(m.src[s:e]))
+		return 1
+	}
+	for i := 0; i < n; i++ {
+		cp := m.capture[i]
+		switch cp.len {
+		case capUnfinished:
+			m.fail("unfinished capture")
+		case capPosition:
+			m.L.Push(glua.LNumber(cp.init + 1))
+		default:
+			m.L.Push(glua.LString(m.src[cp.init : cp.init+cp.len]))
+		}
+	}
+	return n
+}
+
+// matchClass matches c against a %-class letter, C-locale semantics.
+func matchClass(c, cl byte) bool {
+	var res bool
+	switch cl | 0x20 {
+	case 'a':
+		res = isAlpha(c)
+	case 'c':
+		res = c < 32 || c == 127
+	case 'd':
+		res = c >= '0' && c <= '9'
+	case 'l':
+		res = c >= 'a' && c <= 'z'
+	case 'p':
+		res = isPunct(c)
+	case 's':
+		res = c == ' ' || (c >= '\t' && c <= '\r')
+	case 'u':
+		res = c >= 'A' && c <= 'Z'
+	case 'w':
+		res = isAlpha(c) || (c >= '0' && c <= '9')
+	case 'x':
+		res = (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'f')
+	case 'z':
+		res = c == 0
+	default:
+		return cl == c
+	}
+	if cl >= 'A' && cl <= 'Z' {
+		return !res
+	}
+	return res
+}
+
+func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func isPunct(c byte) bool {
+	return c > 32 && c < 127 && !isAlpha(c) && !(c >= '0' && c <= '9')
+}
