@@ -21,6 +21,8 @@ type Context struct {
 	Templates detector.Templates
 
 	memberInformers *membercluster.Informers
+	// reloaders are the interpreter layers whose configuration can change.
+	reloaders []interface{ OnLoad(func()) }
 }
 
 // MemberInformers returns the one informer set over member objects that

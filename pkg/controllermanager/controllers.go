@@ -5,13 +5,14 @@ import (
 
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 	"github.com/propel-mc/propel/pkg/scheduler"
@@ -72,6 +73,9 @@ func setupDetector(_ context.Context, c *Context) error {
 		return err
 	}
 	c.Templates = d.Templates()
+	for _, r := range c.reloaders {
+		r.OnLoad(d.RequeueClaimed)
+	}
 	return d.SetupWithManager(c.Manager)
 }
 
@@ -88,14 +92,19 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 	}).SetupWithManager(c.Manager)
 }
 
-// newInterpreter builds the shared resource interpreter. The webhook layer
-// follows ResourceInterpreterWebhookConfigurations through the manager's
-// cache once the manager starts; until its first load it answers
-// "not ready" rather than letting a lower layer answer.
-func newInterpreter(_ context.Context, mgr ctrl.Manager, o *Options) (*resourceinterpreter.Interpreter, error) {
+// newInterpreter builds the shared resource interpreter. The webhook and
+// Lua customization layers follow their configuration objects through the
+// manager's cache once the manager starts; until their first load they
+// answer "not ready" rather than letting a lower layer answer.
+func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
+	mgr, o := c.Manager, c.Options
 	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
+	lua := customization.New(customization.Options{Recorder: mgr.GetEventRecorderFor("resource-interpreter")})
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		if err := wh.Watch(ctx, mgr.GetCache()); err != nil {
+			return err
+		}
+		if err := lua.Watch(ctx, mgr.GetCache()); err != nil {
 			return err
 		}
 		<-ctx.Done()
@@ -103,7 +112,10 @@ func newInterpreter(_ context.Context, mgr ctrl.Manager, o *Options) (*resourcei
 	})); err != nil {
 		return nil, err
 	}
-	layers, err := resourceinterpreter.Layers{Webhook: wh, Native: native.New()}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
+	c.reloaders = append(c.reloaders, wh, lua)
+	layers, err := resourceinterpreter.Layers{
+		Webhook: wh, Customization: lua, Builtin: builtin.New(customization.Options{}), Native: native.New(),
+	}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		Options:       o,
 		MemberClients: membercluster.New(mgr.GetClient(), membercluster.Options{QPS: o.ClusterAPIQPS, Burst: o.ClusterAPIBurst}),
 	}
-	if c.Interpreter, err = newInterpreter(ctx, mgr, o); err != nil {
+	if c.Interpreter, err = newInterpreter(c); err != nil {
 		return nil, nil, err
 	}
 	for _, name := range alwaysOn {

@@ -128,11 +128,22 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = env.Client.Delete(context.Background(), riwc) })
 
+	runWorkloadScenario(t, "nginx")
+}
+
+// runWorkloadScenario propagates Karmada's Workload sample, renamed to wlName,
+// with a 2:1 policy and checks what the interpreter answers: replicas split
+// 2/1 (InterpretReplica, ReviseReplica), member1's spec.paused kept (Retain)
+// and the members' ready replicas summed into the template
+// (InterpretStatus, AggregateStatus).
+func runWorkloadScenario(t *testing.T, wlName string) {
+	ctx := context.Background()
 	pol := &policyv1alpha1.PropagationPolicy{}
 	if err := yaml.UnmarshalStrict(karmadaSample(t, "workload/workload-propagationpolicy.yaml"), pol); err != nil {
 		t.Fatal(err)
 	}
-	pol.Namespace = "default"
+	pol.Namespace, pol.Name = "default", wlName+"-propagation"
+	pol.Spec.ResourceSelectors[0].Name = wlName
 	pol.Spec.Placement.ClusterAffinity.ClusterNames = []string{"member1", "member2"}
 	weights := pol.Spec.Placement.ReplicaScheduling.WeightPreference
 	weights.StaticWeightList = weights.StaticWeightList[:2]
@@ -142,6 +153,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	workload.SetNamespace("default")
+	workload.SetName(wlName)
 	if err := env.Client.Create(ctx, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +168,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	}
 	for name, replicas := range want {
 		eventually(t, 2*time.Minute, name+" runs its share of the Workload", func(ctx context.Context) (bool, error) {
-			w, err := members[name].Namespace("default").Get(ctx, "nginx", metav1.GetOptions{})
+			w, err := members[name].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 			if err != nil {
 				return false, err
 			}
@@ -168,7 +180,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	// A member-side controller pauses member1's Workload; the webhook's
 	// Retain keeps that while template changes still flow.
 	eventually(t, time.Minute, "pause member1's Workload", func(ctx context.Context) (bool, error) {
-		w, err := members["member1"].Namespace("default").Get(ctx, "nginx", metav1.GetOptions{})
+		w, err := members["member1"].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}
@@ -179,7 +191,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	eventually(t, time.Minute, "label the template", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(workload.GroupVersionKind())
-		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: "nginx"}, tmpl); err != nil {
+		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: wlName}, tmpl); err != nil {
 			return false, err
 		}
 		labels := tmpl.GetLabels()
@@ -188,7 +200,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 		return env.Client.Update(ctx, tmpl) == nil, nil
 	})
 	eventually(t, time.Minute, "member1 gets the template change and keeps paused", func(ctx context.Context) (bool, error) {
-		w, err := members["member1"].Namespace("default").Get(ctx, "nginx", metav1.GetOptions{})
+		w, err := members["member1"].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}
@@ -203,7 +215,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	// into the template.
 	for name, replicas := range want {
 		eventually(t, time.Minute, name+" reports ready replicas", func(ctx context.Context) (bool, error) {
-			w, err := members[name].Namespace("default").Get(ctx, "nginx", metav1.GetOptions{})
+			w, err := members[name].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 			if err != nil {
 				return false, err
 			}
@@ -215,7 +227,7 @@ func TestWorkloadThroughExampleWebhook(t *testing.T) {
 	eventually(t, 2*time.Minute, "template status sums the members' ready replicas", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(workload.GroupVersionKind())
-		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: "nginx"}, tmpl); err != nil {
+		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: wlName}, tmpl); err != nil {
 			return false, err
 		}
 		ready, _, _ := unstructured.NestedInt64(tmpl.Object, "status", "readyReplicas")

@@ -55,6 +55,7 @@ type Interpreter struct {
 	// loadMu serializes loads and guards reported.
 	loadMu   sync.Mutex
 	reported map[string]struct{}
+	onLoad   []func()
 
 	source atomic.Pointer[informerSource]
 }

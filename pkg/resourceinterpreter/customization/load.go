@@ -24,6 +24,17 @@ func (i *Interpreter) LoadConfig(list []configv1alpha1.ResourceInterpreterCustom
 	cfg, problems := buildConfig(list, i.vm.Compile)
 	i.cfg.Store(cfg)
 	i.report(problems)
+	for _, f := range i.onLoad {
+		f()
+	}
+}
+
+// OnLoad registers f to run after every configuration load, so that work
+// interpreted before a customization was known can be redone.
+func (i *Interpreter) OnLoad(f func()) {
+	i.loadMu.Lock()
+	defer i.loadMu.Unlock()
+	i.onLoad = append(i.onLoad, f)
 }
 
 // report logs and records each problem once per customization version.

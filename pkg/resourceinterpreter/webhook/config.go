@@ -60,6 +60,17 @@ func (i *Interpreter) LoadConfig(configs []configv1alpha1.ResourceInterpreterWeb
 	i.clients = clients
 	i.current.Store(&snapshot{hooks: hooks, index: buildIndex(hooks)})
 	i.log.V(2).Info("Loaded interpreter webhook configurations", "configurations", len(configs), "webhooks", len(hooks), "clients", len(clients))
+	for _, f := range i.onLoad {
+		f()
+	}
+}
+
+// OnLoad registers f to run after every configuration load, so that work
+// interpreted before a webhook was known can be redone.
+func (i *Interpreter) OnLoad(f func()) {
+	i.loadMu.Lock()
+	defer i.loadMu.Unlock()
+	i.onLoad = append(i.onLoad, f)
 }
 
 // clientFor reuses the client of an identical clientConfig from the

@@ -49,6 +49,7 @@ type Interpreter struct {
 	// load, keyed by clientKey.
 	loadMu  sync.Mutex
 	clients map[string]*hookClient
+	onLoad  []func()
 }
 
 var _ layer.Layer = (*Interpreter)(nil)
