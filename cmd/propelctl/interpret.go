@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+)
+
+type interpretOptions struct {
+	files                                 []string
+	operation                             string
+	desiredFile, observedFile, statusFile string
+	desiredReplica                        int64
+	check                                 bool
+	output                                string
+}
+
+func newInterpretCommand() *cobra.Command {
+	o := &interpretOptions{}
+	cmd := &cobra.Command{
+		Use:   "interpret -f CUSTOMIZATION.yaml (--operation OP | --check)",
+		Short: "Run or check ResourceInterpreterCustomization Lua scripts locally, as the controller would",
+		Long: `Runs the Lua customization layer only (no webhook, built-in or native
+interpreter), exactly as propel-controller-manager runs it. OP is one of
+interpretReplica, reviseReplica, retain, aggregateStatus, interpretStatus,
+interpretHealth, interpretDependency, interpretComponent (any case).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVarP(&o.files, "filename", "f", nil, "Files containing ResourceInterpreterCustomizations (YAML or JSON).")
+	f.StringVar(&o.operation, "operation", "", "The operation to run.")
+	f.StringVar(&o.desiredFile, "desired-file", "", "File with the desired object (the resource template).")
+	f.StringVar(&o.observedFile, "observed-file", "", "File with the observed object (from a member cluster).")
+	f.StringVar(&o.statusFile, "status-file", "", "File with a YAML or JSON list of AggregatedStatusItem, or '-' for stdin.")
+	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "Replicas for reviseReplica.")
+	f.BoolVar(&o.check, "check", false, "Compile every rule and print PASS, UNSET or ERROR per rule.")
+	f.StringVarP(&o.output, "output", "o", "yaml", "Output format: yaml or json.")
+	_ = cmd.MarkFlagRequired("filename")
+	return cmd
+}
+
+func (o *interpretOptions) run(cmd *cobra.Command) error {
+	rics, err := loadCustomizations(o.files)
+	if err != nil {
+		return fmt.Errorf("fail to get customization object: %w", err)
+	}
+	if o.check {
+		return checkCustomizations(cmd.OutOrStdout(), rics)
+	}
+	if o.operation == "" {
+		return errors.New("operation is not set for executing")
+	}
+	if o.output != "yaml" && o.output != "json" {
+		return fmt.Errorf("unknown output format %q (want yaml or json)", o.output)
+	}
+	op, err := customization.ParseOperation(o.operation)
+	if err != nil {
+		return err
+	}
+	args := customization.Args{Replicas: o.desiredReplica}
+	if args.Desired, err = loadObject(o.desiredFile); err != nil {
+		return fmt.Errorf("fail to get desired object: %w", err)
+	}
+	if args.Observed, err = loadObject(o.observedFile); err != nil {
+		return fmt.Errorf("fail to get observed object: %w", err)
+	}
+	if args.StatusItems, err = loadStatusItems(o.statusFile, cmd.InOrStdin()); err != nil {
+		return fmt.Errorf("fail to get status items: %w", err)
+	}
+	results, err := customization.RunOperation(cmd.Context(), rics, op, args)
+	if err != nil {
+		return fmt.Errorf("execute %s: %w", op, err)
+	}
+	return printResults(cmd.OutOrStdout(), o.output, results)
+}
+
+// printResults writes Karmada's "---\n# [i/N] name:\nvalue" blocks, or one
+// JSON object keyed by result name.
+func printResults(w io.Writer, format string, results []customization.Result) error {
+	if format == "json" {
+		out := map[string]any{}
+		for _, r := range results {
+			out[r.Name] = r.Value
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for i, r := range results {
+		raw, err := json.Marshal(r.Value)
+		if err != nil {
+			return err
+		}
+		y, err := yaml.JSONToYAML(raw)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "---\n# [%d/%d] %s:\n%s", i+1, len(results), r.Name, y)
+	}
+	return nil
+}
+
+func checkCustomizations(w io.Writer, rics []configv1alpha1.ResourceInterpreterCustomization) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	failed := false
+	for i := range rics {
+		ric := &rics[i]
+		fmt.Fprintf(tw, "%s\nSOURCE: %s\n", strings.Repeat("-", 35), ric.Name)
+		switch {
+		case ric.Spec.Target.Kind == "":
+			fmt.Fprintln(tw, "target.kind no set")
+			failed = true
+			continue
+		case ric.Spec.Target.APIVersion == "":
+			fmt.Fprintln(tw, "target.apiVersion no set")
+			failed = true
+			continue
+		}
+		fmt.Fprintf(tw, "TARGET: %s %s\nRULERS:\n", ric.Spec.Target.APIVersion, ric.Spec.Target.Kind)
+		for _, rule := range customization.Check(ric) {
+			verdict := "PASS"
+			switch {
+			case !rule.Set:
+				verdict = "UNSET"
+			case rule.Err != nil:
+				verdict, failed = "ERROR: "+strings.TrimSpace(rule.Err.Error()), true
+			}
+			fmt.Fprintf(tw, "    %s:\t%s\n", rule.Operation, verdict)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if failed {
+		return errors.New("some customizations have errors")
+	}
+	return nil
+}
+
+// decodeAll reads every YAML or JSON document of data.
+func decodeAll(data []byte, each func(raw []byte) error) error {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
+			continue
+		}
+		if err := each(raw); err != nil {
+			return err
+		}
+	}
+}
+
+func loadCustomizations(files []string) ([]configv1alpha1.ResourceInterpreterCustomization, error) {
+	var out []configv1alpha1.ResourceInterpreterCustomization
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		err = decodeAll(data, func(raw []byte) error {
+			ric := configv1alpha1.ResourceInterpreterCustomization{}
+			if err := json.Unmarshal(raw, &ric); err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			if ric.Kind != "ResourceInterpreterCustomization" {
+				return fmt.Errorf("%s: not a ResourceInterpreterCustomization, got %s", f, ric.GroupVersionKind())
+			}
+			out = append(out, ric)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func loadObject(file string) (*unstructured.Unstructured, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var objs []*unstructured.Unstructured
+	err = decodeAll(data, func(raw []byte) error {
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(raw); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		objs = append(objs, u)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) != 1 {
+		return nil, fmt.Errorf("get %d objects, expect one", len(objs))
+	}
+	return objs[0], nil
+}
+
+// loadStatusItems accepts a YAML or JSON list, or a stream of items.
+func loadStatusItems(file string, stdin io.Reader) ([]workv1alpha2.AggregatedStatusItem, error) {
+	if file == "" {
+		return nil, nil
+	}
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var items []workv1alpha2.AggregatedStatusItem
+	err = decodeAll(data, func(raw []byte) error {
+		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
+			var list []workv1alpha2.AggregatedStatusItem
+			if err := json.Unmarshal(raw, &list); err != nil {
+				return err
+			}
+			items = append(items, list...)
+			return nil
+		}
+		var item workv1alpha2.AggregatedStatusItem
+		if err := json.Unmarshal(raw, &item); err != nil {
+			return err
+		}
+		items = append(items, item)
+		return nil
+	})
+	return items, err
+}

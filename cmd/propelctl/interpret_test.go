@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const workload = `apiVersion: workload.example.io/v1alpha1
+kind: Workload
+metadata: {name: nginx, namespace: default}
+spec:
+  replicas: 3
+  paused: false
+  template:
+    spec:
+      containers:
+      - name: nginx
+        image: nginx
+        resources: {requests: {cpu: 100m}}
+`
+
+const brokenCustomization = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: broken}
+spec:
+  target: {apiVersion: workload.example.io/v1alpha1, kind: Workload}
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          return obj.spec.nothing.replicas, nil
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return obj.status.ready ==
+        end
+`
+
+// runInterpret runs `propelctl interpret args...` and returns stdout.
+func runInterpret(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	cmd := newInterpretCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetIn(strings.NewReader(stdin))
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func files(t *testing.T) (sample, desired, broken string) {
+	t.Helper()
+	dir := t.TempDir()
+	desired, broken = filepath.Join(dir, "workload.yaml"), filepath.Join(dir, "broken.yaml")
+	if err := os.WriteFile(desired, []byte(workload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte(brokenCustomization), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join("..", "..", "config", "samples", "workload", "customization.yaml"), desired, broken
+}
+
+func TestInterpretJSON(t *testing.T) {
+	sample, desired, _ := files(t)
+	out, err := runInterpret(t, "", "-f", sample, "--operation", "interpretReplica", "--desired-file", desired, "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Replica  int `json:"replica"`
+		Requires struct {
+			ResourceRequest map[string]string `json:"resourceRequest"`
+		} `json:"requires"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.Replica != 3 || got.Requires.ResourceRequest["cpu"] != "100m" {
+		t.Fatalf("got %+v", got)
+	}
+
+	items := `[{"clusterName":"member1","status":{"readyReplicas":2}},{"clusterName":"member2","status":{"readyReplicas":1}}]`
+	out, err = runInterpret(t, items, "-f", sample, "--operation", "AggregateStatus", "--desired-file", desired, "--status-file", "-", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"readyReplicas": 3`) {
+		t.Fatalf("aggregated status does not sum ready replicas:\n%s", out)
+	}
+
+	out, err = runInterpret(t, "", "-f", sample, "--operation", "retain", "--desired-file", desired, "--observed-file", desired, "-o", "json")
+	if err != nil || !strings.Contains(out, `"retained"`) {
+		t.Fatalf("retain: %v\n%s", err, out)
+	}
+}
+
+func TestInterpretYAMLOutputFormat(t *testing.T) {
+	sample, desired, _ := files(t)
+	out, err := runInterpret(t, "", "-f", sample, "--operation", "InterpretHealth", "--observed-file", desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "---\n# [1/1] healthy:\nfalse\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestInterpretFailingScriptExitsNonZero(t *testing.T) {
+	_, desired, broken := files(t)
+	_, err := runInterpret(t, "", "-f", broken, "--operation", "InterpretReplica", "--desired-file", desired)
+	if err == nil {
+		t.Fatal("a failing script succeeded")
+	}
+	for _, want := range []string{"broken", ":2:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q (customization and Lua line)", err, want)
+		}
+	}
+}
+
+func TestInterpretCheck(t *testing.T) {
+	sample, _, broken := files(t)
+	out, err := runInterpret(t, "", "-f", sample, "--check")
+	if err != nil {
+		t.Fatalf("check of the sample failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"TARGET: workload.example.io/v1alpha1 Workload", "Retain:", "PASS", "InterpretDependency:", "UNSET"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runInterpret(t, "", "-f", broken, "--check")
+	if err == nil {
+		t.Fatalf("check of a broken script succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "InterpretHealth:") || !strings.Contains(out, "ERROR: broken:3:") {
+		t.Errorf("check output does not name the broken rule and line:\n%s", out)
+	}
+}
+
+func TestInterpretBadInput(t *testing.T) {
+	sample, desired, _ := files(t)
+	if _, err := runInterpret(t, "", "-f", sample, "--operation", "explode", "--desired-file", desired); err == nil || !strings.Contains(err.Error(), "not supported") {
+		t.Errorf("unknown operation: %v", err)
+	}
+	if _, err := runInterpret(t, "", "-f", sample, "--desired-file", desired); err == nil {
+		t.Error("missing --operation accepted")
+	}
+	if _, err := runInterpret(t, "", "-f", desired, "--check"); err == nil || !strings.Contains(err.Error(), "not a ResourceInterpreterCustomization") {
+		t.Errorf("non-customization file: %v", err)
+	}
+}
