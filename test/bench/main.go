@@ -42,14 +42,15 @@ func main() {
 	n := flag.Int("n", 1000, "number of Deployments")
 	members := flag.Int("members", 3, "number of member clusters (bare API servers: only Propel's work is measured)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "give up after this long")
+	policies := flag.Int("policies", 1, "number of PropagationPolicies; all but one select other Deployments (matching must not slow down)")
 	flag.Parse()
-	if err := run(*n, *members, *timeout); err != nil {
+	if err := run(*n, *members, *policies, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, memberCount int, timeout time.Duration) error {
+func run(n, memberCount, policies int, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "propel-bench-")
@@ -79,9 +80,16 @@ func run(n, memberCount int, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
+	if err := createDecoyPolicies(ctx, env.Client, policies-1); err != nil {
+		return err
+	}
 	start := time.Now()
 	if err := createWorkload(ctx, env.Client, n); err != nil {
 		return err
+	}
+	bound, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return bindingsCreated(ctx, env.Client, n) })
+	if err != nil {
+		return fmt.Errorf("waiting for bindings: %w", err)
 	}
 	applied, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return worksApplied(ctx, env.Client, n*memberCount) })
 	if err != nil {
@@ -96,7 +104,8 @@ func run(n, memberCount int, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	report(n, memberCount, applied, aggregated, before, after, cm.peakRSS())
+	before["karmada POST propagationpolicies"] += float64(policies - 1)
+	report(n, memberCount, policies, bound, applied, aggregated, before, after, cm.peakRSS())
 	return nil
 }
 
@@ -205,6 +214,32 @@ func createWorkload(ctx context.Context, c client.Client, n int) error {
 	}
 }
 
+// createDecoyPolicies adds policies that select other Deployments, so the
+// run shows whether matching slows down with the number of policies.
+func createDecoyPolicies(ctx context.Context, c client.Client, count int) error {
+	for i := range count {
+		pol := &policyv1alpha1.PropagationPolicy{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("decoy-%d", i)},
+			Spec: policyv1alpha1.PropagationSpec{
+				ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "apps/v1", Kind: "Deployment",
+					LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"decoy": fmt.Sprint(i)}}}},
+			},
+		}
+		if err := c.Create(ctx, pol); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func bindingsCreated(ctx context.Context, c client.Client, want int) (bool, error) {
+	rbs := &workv1alpha2.ResourceBindingList{}
+	if err := c.List(ctx, rbs, client.InNamespace("default")); err != nil {
+		return false, nil
+	}
+	return len(rbs.Items) >= want, nil
+}
+
 func deployment(i int) *appsv1.Deployment {
 	labels := map[string]string{"app": fmt.Sprintf("bench-%d", i)}
 	return &appsv1.Deployment{
@@ -275,7 +310,7 @@ func bindingsAggregated(ctx context.Context, c client.Client, want, clusters int
 	return done >= want, nil
 }
 
-func report(n, clusters int, applied, aggregated time.Duration, before, after map[string]float64, peakMiB float64) {
+func report(n, clusters, policies int, bound, applied, aggregated time.Duration, before, after map[string]float64, peakMiB float64) {
 	delta := map[string]float64{}
 	total := 0.0
 	for k, v := range after {
@@ -288,8 +323,10 @@ func report(n, clusters int, applied, aggregated time.Duration, before, after ma
 	total -= float64(n + 1)
 	delta["karmada POST deployments"] -= float64(n)
 	delta["karmada POST propagationpolicies"]--
-	fmt.Printf("\n| N | clusters | all Works applied | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|\n")
-	fmt.Printf("| %d | %d | %.1f s | %.1f s | %.1f | %.0f MiB |\n\n", n, clusters, applied.Seconds(), aggregated.Seconds(), total/float64(n), peakMiB)
+	fmt.Printf("\n| N | clusters | policies | all bindings created (templates/s) | all Works applied (Works/s) | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| %d | %d | %d | %.1f s (%.0f/s) | %.1f s (%.0f/s) | %.1f s | %.1f | %.0f MiB |\n\n", n, clusters, policies,
+		bound.Seconds(), float64(n)/bound.Seconds(), applied.Seconds(), float64(n*clusters)/applied.Seconds(),
+		aggregated.Seconds(), total/float64(n), peakMiB)
 	keys := make([]string, 0, len(delta))
 	for k := range delta {
 		if delta[k] > 0 {

@@ -268,9 +268,13 @@ func testThreeClusterWrites(t *testing.T, c *controllers, m1 client.Client) {
 	}
 	// Work statuses: one each, plus member1's pods becoming ready; one
 	// binding write with all three, plus member1's change; the template
-	// once or twice.
-	if len(cp) > 8 {
-		t.Errorf("control-plane writes %d, want at most 8", len(cp))
+	// once or twice. kube-controller-manager may report member1's rollout
+	// in one or two status steps (replicas, then ready/available), each a
+	// real change that flows through: 8 writes in the quick case, 10 when
+	// it takes two steps. That nothing is written without a change is
+	// asserted by the unchanged-reconcile tests.
+	if len(cp) > 10 {
+		t.Errorf("control-plane writes %d, want at most 10", len(cp))
 	}
 }
 
