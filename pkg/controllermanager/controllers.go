@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
@@ -51,7 +52,10 @@ func setupScheduler(_ context.Context, c *Context) error {
 }
 
 func setupDetector(_ context.Context, c *Context) error {
-	cfg := c.Manager.GetConfig()
+	// The detector watches every served API, deprecated ones included
+	// (templates may use them); their deprecation warnings are noise.
+	cfg := rest.CopyConfig(c.Manager.GetConfig())
+	cfg.WarningHandler = rest.NoWarnings{}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return err
