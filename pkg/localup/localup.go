@@ -216,7 +216,7 @@ func printInstructions(o Options, env *localenv.Environment) {
 Try:
   export KUBECONFIG=%[1]s
   %[2]s get clusters
-  %[2]s apply -f config/samples/nginx/     # a Deployment and a 1:1 weighted policy
+  %[2]s apply -f config/samples/nginx/     # a Deployment duplicated to member1 and member2
   %[2]s --kubeconfig %[3]s get deployments,pods
 
 Logs are in %[4]s. Stop with Ctrl-C or `+"`propelctl local-down`"+`.
