@@ -1,7 +1,7 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down test generate testbin vet bench
+.PHONY: up down demo test generate testbin vet bench
 generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@echo "generate: deepcopy and CRDs (controller-gen)"
 	@hack/generate.sh
@@ -11,6 +11,11 @@ up: ## Build what is missing, then run Propel on a local control plane with 3 me
 	@echo "up: building propelctl"
 	@go build -o bin/propelctl ./cmd/propelctl
 	@bin/propelctl local-up
+
+demo: ## With `make up` running (another terminal): apply the seed scenarios and print what runs where.
+	@go build -o bin/propelctl ./cmd/propelctl
+	@go build -o bin/interpreter-webhook-example ./cmd/interpreter-webhook-example
+	@bin/propelctl demo
 
 down: ## Stop a running `make up`.
 	@go build -o bin/propelctl ./cmd/propelctl

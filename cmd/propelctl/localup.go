@@ -37,3 +37,17 @@ func newLocalDownCommand() *cobra.Command {
 	cmd.Flags().StringVar(&dir, "dir", localup.DefaultDir(), "The local-up state directory.")
 	return cmd
 }
+
+func newDemoCommand() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Apply the seed scenarios to a running local-up and print what runs where",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return localup.Demo(cmd.Context(), dir, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", localup.DefaultDir(), "The local-up state directory.")
+	return cmd
+}

@@ -95,7 +95,10 @@ func (d *Detector) ensureIdentity(ctx context.Context, obj client.Object, p *pol
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		p.id = uuid.NewString()
+		p.id = d.previousID(ctx, p)
+		if p.id == "" {
+			p.id = uuid.NewString()
+		}
 		labels[idLabel] = p.id
 		obj.SetLabels(labels)
 	}
@@ -104,6 +107,31 @@ func (d *Detector) ensureIdentity(ctx context.Context, obj client.Object, p *pol
 		return fmt.Errorf("set permanent id of policy %s: %w", p.key(), err)
 	}
 	return nil
+}
+
+// previousID recovers the permanent id of a policy whose label was removed
+// (for example by a full replace of the object; Karmada's webhook forbids
+// that): the bindings it claimed still carry the id next to its name, and
+// keeping it keeps those claims valid.
+func (d *Detector) previousID(ctx context.Context, p *policy) string {
+	rbs := &workv1alpha2.ResourceBindingList{}
+	var opts []client.ListOption
+	if !p.cluster {
+		opts = append(opts, client.InNamespace(p.namespace))
+	}
+	if err := d.client.List(ctx, rbs, opts...); err != nil {
+		return ""
+	}
+	for _, rb := range rbs.Items {
+		a := rb.Annotations
+		if p.cluster && a[names.ClusterPropagationPolicyNameAnnotation] == p.name {
+			return rb.Labels[names.ClusterPropagationPolicyPermanentIDLabel]
+		}
+		if !p.cluster && a[names.PropagationPolicyNamespaceAnnotation] == p.namespace && a[names.PropagationPolicyNameAnnotation] == p.name {
+			return rb.Labels[names.PropagationPolicyPermanentIDLabel]
+		}
+	}
+	return ""
 }
 
 // derivedBindings lists the bindings that carry p's permanent id.
