@@ -330,3 +330,51 @@ func TestCRDInstalledAfterStart(t *testing.T) {
 		return err == nil && rb.Spec.Resource.Kind == "Guestbook" && rb.Spec.Replicas == 0, nil
 	})
 }
+
+// TestPolicyReplacedKeepsPermanentID: replacing a policy wholesale (its
+// permanent-id label dropped, as a full PUT of the original manifest does)
+// keeps the id its bindings carry, so the claim stays valid and later
+// policy changes still reach the binding.
+func TestPolicyReplacedKeepsPermanentID(t *testing.T) {
+	startDetector(t)
+	ctx := context.Background()
+	pol := cmPolicy("replaced", 0, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap", Name: "replaced-config"})
+	if err := cl.Create(ctx, pol); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Create(ctx, configMap("replaced-config", nil)); err != nil {
+		t.Fatal(err)
+	}
+	rbName := names.BindingName("ConfigMap", "replaced-config")
+	var id string
+	eventually(t, "binding claimed by the policy", func(ctx context.Context) (bool, error) {
+		rb, err := getRB(ctx, "default", rbName)
+		if err != nil {
+			return false, nil
+		}
+		id = rb.Labels[names.PropagationPolicyPermanentIDLabel]
+		return id != "", nil
+	})
+	// Replace the policy with its original manifest plus a placement change.
+	if err := cl.Get(ctx, client.ObjectKeyFromObject(pol), pol); err != nil {
+		t.Fatal(err)
+	}
+	replacement := cmPolicy("replaced", 0, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap", Name: "replaced-config"})
+	replacement.ResourceVersion = pol.ResourceVersion
+	replacement.Finalizers = pol.Finalizers
+	replacement.Spec.Placement.ClusterAffinity = &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"member3"}}
+	if err := cl.Update(ctx, replacement); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "policy gets its old id back and the binding the new placement", func(ctx context.Context) (bool, error) {
+		if err := cl.Get(ctx, client.ObjectKeyFromObject(pol), pol); err != nil {
+			return false, err
+		}
+		rb, err := getRB(ctx, "default", rbName)
+		if err != nil {
+			return false, err
+		}
+		aff := rb.Spec.Placement.ClusterAffinity
+		return pol.Labels[names.PropagationPolicyPermanentIDLabel] == id && aff != nil && len(aff.ClusterNames) == 1, nil
+	})
+}
