@@ -29,9 +29,12 @@ func allControllerNames() string {
 	return strings.Join(names, ", ")
 }
 
-// enabled applies Karmada's --controllers rule: the first entry that names
-// the controller (or '-' it) wins; '*' enables the on-by-default ones.
+// enabled applies Karmada's (and Kubernetes') --controllers rule: the
+// first entry naming the controller ("foo" or "-foo") wins wherever it
+// stands; otherwise '*' enables the on-by-default ones. So "*,-scheduler"
+// and "-scheduler,*" both disable the scheduler.
 func enabled(name string, list []string) bool {
+	star := false
 	for _, entry := range list {
 		switch entry {
 		case name:
@@ -39,10 +42,10 @@ func enabled(name string, list []string) bool {
 		case "-" + name:
 			return false
 		case "*":
-			return !controllers[name].offByDefault
+			star = true
 		}
 	}
-	return false
+	return star && !controllers[name].offByDefault
 }
 
 // validateControllers rejects unknown names so a typo does not silently

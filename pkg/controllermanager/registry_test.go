@@ -12,7 +12,8 @@ func TestEnabled(t *testing.T) {
 	}{
 		{[]string{"*"}, map[string]bool{"a": true, "b": true, "c": false}},
 		{[]string{"-a", "*"}, map[string]bool{"a": false, "b": true, "c": false}},
-		{[]string{"*", "-a"}, map[string]bool{"a": true, "b": true, "c": false}}, // first match wins
+		{[]string{"*", "-a"}, map[string]bool{"a": false, "b": true, "c": false}}, // explicit entries beat '*'
+		{[]string{"a", "-a"}, map[string]bool{"a": true, "b": false, "c": false}}, // first explicit entry wins
 		{[]string{"c", "*"}, map[string]bool{"a": true, "b": true, "c": true}},
 		{[]string{"b"}, map[string]bool{"a": false, "b": true, "c": false}},
 	}
