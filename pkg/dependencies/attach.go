@@ -2,8 +2,10 @@ package dependencies
 
 import (
 	"context"
+
 	"encoding/json"
 	"fmt"
+	"github.com/google/uuid"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -145,6 +147,11 @@ func (d *Distributor) setAttachedFields(ctx context.Context, attached, rb *workv
 		attached.Labels = map[string]string{}
 	}
 	attached.Labels[names.DependedByLabelKey(rb.Namespace, rb.Name)] = rb.Labels[names.ResourceBindingPermanentIDLabel]
+	if attached.Labels[names.ResourceBindingPermanentIDLabel] == "" {
+		// Karmada's admission webhook gives every binding an id; Propel runs
+		// without it, and the binding controller labels Works with this id.
+		attached.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
+	}
 	attached.OwnerReferences = []metav1.OwnerReference{{
 		APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), UID: o.GetUID(),
 		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),

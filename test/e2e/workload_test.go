@@ -142,7 +142,7 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 	if err := yaml.UnmarshalStrict(karmadaSample(t, "workload/workload-propagationpolicy.yaml"), pol); err != nil {
 		t.Fatal(err)
 	}
-	pol.Namespace, pol.Name = "default", wlName+"-propagation"
+	pol.Namespace, pol.Name = "default", wlName+"-workload-propagation"
 	pol.Spec.ResourceSelectors[0].Name = wlName
 	pol.Spec.Placement.ClusterAffinity.ClusterNames = []string{"member1", "member2"}
 	weights := pol.Spec.Placement.ReplicaScheduling.WeightPreference

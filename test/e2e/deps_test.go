@@ -1,0 +1,96 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+// TestPropagateDepsCarriesConfigMap: with propagateDeps the ConfigMap a
+// Deployment mounts follows it to member1 through an attached binding; once
+// the template stops mounting it, the attached binding is released (no
+// requiredBy) and its Work and member copy go away.
+func TestPropagateDepsCarriesConfigMap(t *testing.T) {
+	ctx := context.Background()
+	const name, cmName = "deps-web", "deps-web-config"
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: cmName}, Data: map[string]string{"k": "v"}}
+	deploy := testDeployment(name, "nginx", 1)
+	deploy.Spec.Template.Spec.Volumes = []corev1.Volume{{Name: "cfg", VolumeSource: corev1.VolumeSource{
+		ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: cmName}},
+	}}}
+	deploy.Spec.Template.Spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "cfg", MountPath: "/cfg"}}
+	pol := testPolicy(name+"-propagation", name, "member1")
+	pol.Spec.PropagateDeps = true
+	createAll(t, cm, pol, deploy)
+
+	attachedKey := client.ObjectKey{Namespace: "default", Name: names.BindingName("ConfigMap", cmName)}
+	eventually(t, 2*time.Minute, "the ConfigMap follows the Deployment to member1", func(ctx context.Context) (bool, error) {
+		got := &corev1.ConfigMap{ObjectMeta: cm.ObjectMeta}
+		if err := memberGet(ctx, "member1", got); err != nil {
+			return false, err
+		}
+		return got.Data["k"] == "v", nil
+	})
+	attached := &workv1alpha2.ResourceBinding{}
+	if err := env.Client.Get(ctx, attachedKey, attached); err != nil {
+		t.Fatalf("attached binding: %v", err)
+	}
+	if len(attached.Spec.RequiredBy) != 1 || attached.Spec.RequiredBy[0].Name != names.BindingName("Deployment", name) {
+		t.Errorf("attached binding requiredBy = %+v, want the Deployment's binding", attached.Spec.RequiredBy)
+	}
+	if other := (&corev1.ConfigMap{ObjectMeta: cm.ObjectMeta}); true {
+		if gone, err := goneIn(ctx, "member2", other); err != nil || !gone {
+			t.Errorf("ConfigMap reached member2, which the policy does not select (gone=%v, %v)", gone, err)
+		}
+	}
+
+	// Drop the volume: the ConfigMap is no longer a dependency.
+	eventually(t, time.Minute, "remove the volume from the template", func(ctx context.Context) (bool, error) {
+		d := &appsv1.Deployment{}
+		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(deploy), d); err != nil {
+			return false, err
+		}
+		d.Spec.Template.Spec.Volumes = nil
+		d.Spec.Template.Spec.Containers[0].VolumeMounts = nil
+		return env.Client.Update(ctx, d) == nil, nil
+	})
+	eventually(t, 2*time.Minute, "the attached binding is released", func(ctx context.Context) (bool, error) {
+		rb := &workv1alpha2.ResourceBinding{}
+		err := env.Client.Get(ctx, attachedKey, rb)
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if len(rb.Spec.RequiredBy) != 0 {
+			return false, fmt.Errorf("requiredBy still %+v", rb.Spec.RequiredBy)
+		}
+		for k := range rb.Labels {
+			if k == names.DependedByLabelKey("default", names.BindingName("Deployment", name)) {
+				return false, fmt.Errorf("depended-by label still set")
+			}
+		}
+		return true, nil
+	})
+	eventually(t, 2*time.Minute, "the ConfigMap's Work and member1 copy go away", func(ctx context.Context) (bool, error) {
+		if ok, err := workExists(ctx, "member1", "ConfigMap", cmName, "default"); ok || err != nil {
+			return false, fmt.Errorf("Work still exists (%v)", err)
+		}
+		return goneIn(ctx, "member1", &corev1.ConfigMap{ObjectMeta: cm.ObjectMeta})
+	})
+	// The Deployment itself keeps running in member1.
+	if _, err := memberImage(ctx, "member1", name); err != nil {
+		t.Errorf("member1 Deployment: %v", err)
+	}
+}
