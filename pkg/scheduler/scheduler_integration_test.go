@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -228,11 +227,7 @@ func newRB(name string, replicas int32, p *policyv1alpha1.Placement) *workv1alph
 
 func eventually(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := wait.PollUntilContextCancel(ctx, 50*time.Millisecond, true, cond); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
+	harness.Eventually(t, what, 30*time.Second, cond)
 }
 
 func (f *fixture) getRB(ctx context.Context, name string) (*workv1alpha2.ResourceBinding, error) {
