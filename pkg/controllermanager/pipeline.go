@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
 	clusterstatus "github.com/propel-mc/propel/pkg/cluster/status"
 	"github.com/propel-mc/propel/pkg/execution"
@@ -60,7 +61,8 @@ func statusDeps(c *Context) (status.Deps, error) {
 	}
 	return status.Deps{
 		Manager: c.Manager, Clients: c.MemberClients, Informers: inf, Interpreter: c.Interpreter,
-		Templates: templatestatus.NewDynamic(dyn, c.Manager.GetRESTMapper(), disc),
+		Templates:       templatestatus.NewDynamic(dyn, c.Manager.GetRESTMapper(), disc),
+		CachedTemplates: c.Templates,
 	}, nil
 }
 
@@ -83,6 +85,7 @@ func setupBindingStatus(_ context.Context, c *Context) error {
 func setupNamespaceSync(_ context.Context, c *Context) error {
 	r, err := namespacesync.New(namespacesync.Options{
 		Workers: c.Options.ConcurrentNamespaceSyncs, SkippedPropagatingNamespaces: c.Options.SkippedPropagatingNamespaces,
+		Overrides: overrides.ClusterApplier{Reader: c.Manager.GetClient()},
 	})
 	if err != nil {
 		return err

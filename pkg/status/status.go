@@ -50,7 +50,12 @@ type Deps struct {
 	Clients     membercluster.ClientSource
 	Informers   *membercluster.Informers
 	Interpreter Interpreter
-	Templates   Templates
+	// Templates writes template statuses and reads templates after a
+	// conflict.
+	Templates Templates
+	// CachedTemplates (optional) is read first, e.g. the detector's
+	// informers, so an aggregation that changes nothing costs no request.
+	CachedTemplates templatestatus.TemplateReader
 }
 
 // Options tune the three controllers.
@@ -87,6 +92,9 @@ func SetupWorkStatus(deps Deps, opts Options) error {
 func SetupBindingStatus(deps Deps, opts Options) error {
 	mgr := deps.Manager
 	syncer := &templatestatus.Syncer{Reader: deps.Templates, Writer: deps.Templates, Aggregator: deps.Interpreter}
+	if deps.CachedTemplates != nil {
+		syncer.Reader, syncer.LiveReader = deps.CachedTemplates, deps.Templates
+	}
 	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
 		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ResourceBindingStatusControllerName),
 	}, opts.ResourceBinding)

@@ -42,7 +42,12 @@ type Aggregator interface {
 
 // Syncer aggregates member statuses into templates.
 type Syncer struct {
-	Reader     TemplateReader
+	// Reader is read first: usually an informer cache, which costs no
+	// request.
+	Reader TemplateReader
+	// LiveReader (optional) reads from the API server after a conflict,
+	// when the cached copy proved stale.
+	LiveReader TemplateReader
 	Writer     StatusWriter
 	Aggregator Aggregator
 }
@@ -73,9 +78,13 @@ func (s *Syncer) Sync(ctx context.Context, resource workv1alpha2.ObjectReference
 		return NoHook, nil
 	}
 	result := Unchanged
+	reader := s.Reader
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		var err error
-		result, err = s.syncOnce(ctx, gvk, resource, items)
+		result, err = s.syncOnce(ctx, reader, gvk, resource, items)
+		if s.LiveReader != nil {
+			reader = s.LiveReader
+		}
 		return err
 	})
 	if err != nil {
@@ -84,8 +93,8 @@ func (s *Syncer) Sync(ctx context.Context, resource workv1alpha2.ObjectReference
 	return result, nil
 }
 
-func (s *Syncer) syncOnce(ctx context.Context, gvk schema.GroupVersionKind, resource workv1alpha2.ObjectReference, items []workv1alpha2.AggregatedStatusItem) (Result, error) {
-	tmpl, err := s.Reader.Get(ctx, gvk, resource.Namespace, resource.Name)
+func (s *Syncer) syncOnce(ctx context.Context, reader TemplateReader, gvk schema.GroupVersionKind, resource workv1alpha2.ObjectReference, items []workv1alpha2.AggregatedStatusItem) (Result, error) {
+	tmpl, err := reader.Get(ctx, gvk, resource.Namespace, resource.Name)
 	if apierrors.IsNotFound(err) {
 		return NotFound, nil
 	}

@@ -116,3 +116,40 @@ func TestSyncComparesAsJSON(t *testing.T) {
 		t.Fatalf("3 and 3.0: %s %v writes %d", res, err, store.writes)
 	}
 }
+
+// staleReader always returns the copy it was given: an informer cache that
+// has not seen the latest write.
+type staleReader struct {
+	obj   *unstructured.Unstructured
+	reads int
+}
+
+func (r *staleReader) Get(context.Context, schema.GroupVersionKind, string, string) (*unstructured.Unstructured, error) {
+	r.reads++
+	return r.obj.DeepCopy(), nil
+}
+
+func TestSyncReadsCacheFirstAndLiveAfterConflict(t *testing.T) {
+	ctx := context.Background()
+	live := &fakeTemplates{obj: template()}
+	stale := template()
+	stale.SetResourceVersion("0") // behind the server
+	cached := &staleReader{obj: stale}
+	s := &Syncer{Reader: cached, LiveReader: live, Writer: live, Aggregator: resourceinterpreter.New(native.New())}
+
+	res, err := s.Sync(ctx, ref, items(2, 1))
+	if err != nil || res != Updated || live.writes != 1 {
+		t.Fatalf("sync over a stale cache: %s %v writes %d", res, err, live.writes)
+	}
+	if cached.reads != 1 {
+		t.Fatalf("cache read %d times, want once (then the live reader)", cached.reads)
+	}
+
+	// An up-to-date cache answers alone: no live read is needed to see
+	// that nothing changed.
+	cached.obj, cached.reads = live.obj.DeepCopy(), 0
+	s.LiveReader = nil
+	if res, err := s.Sync(ctx, ref, items(2, 1)); err != nil || res != Unchanged || cached.reads != 1 {
+		t.Fatalf("sync over a fresh cache: %s %v reads %d", res, err, cached.reads)
+	}
+}
