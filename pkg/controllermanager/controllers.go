@@ -6,11 +6,13 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
+	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
@@ -72,6 +74,7 @@ func setupDetector(_ context.Context, c *Context) error {
 		SkippedPropagatingAPIs:       c.Options.SkippedPropagatingAPIs,
 		SkippedPropagatingNamespaces: c.Options.SkippedPropagatingNamespaces,
 		Workers:                      c.Options.ConcurrentTemplateSyncs,
+		PropagationPolicyPreemption:  c.Options.FeatureGates.Enabled(features.PropagationPolicyPreemption),
 	})
 	if err != nil {
 		return err
@@ -83,7 +86,13 @@ func setupDetector(_ context.Context, c *Context) error {
 	return d.SetupWithManager(c.Manager)
 }
 
+// setupDependenciesDistributor starts the dependencies distributor unless
+// the PropagateDeps gate is off (as in Karmada).
 func setupDependenciesDistributor(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.PropagateDeps) {
+		ctrl.Log.WithName("controller-manager").Info("dependencies distributor disabled", "featureGate", features.PropagateDeps)
+		return nil
+	}
 	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
 	if err != nil {
 		return err

@@ -1,7 +1,8 @@
 // Package controllermanager assembles propel-controller-manager: flags with
-// Karmada's names and defaults, the controller registry (--controllers), the
-// shared resource interpreter and member clients, and a controller-runtime
-// manager with leader election.
+// Karmada's names and defaults (--feature-gates parsing lives in
+// pkg/features), the controller registry (--controllers), the shared
+// resource interpreter and member clients, and a controller-runtime manager
+// with leader election.
 package controllermanager
 
 import (
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 )
 
@@ -26,10 +28,15 @@ type Options struct {
 
 	MetricsBindAddress     string
 	HealthProbeBindAddress string
-	KubeAPIQPS             float32
-	KubeAPIBurst           int
-	ClusterAPIQPS          float32
-	ClusterAPIBurst        int
+	// EnablePprof serves net/http/pprof on ProfilingBindAddress (Karmada's
+	// --enable-pprof, --profiling-bind-address).
+	EnablePprof          bool
+	ProfilingBindAddress string
+
+	KubeAPIQPS      float32
+	KubeAPIBurst    int
+	ClusterAPIQPS   float32
+	ClusterAPIBurst int
 
 	ClusterStatusUpdateFrequency  time.Duration
 	ConcurrentClusterSyncs        int
@@ -44,6 +51,9 @@ type Options struct {
 	SkippedPropagatingNamespaces []string
 	SchedulerName                string
 	InterpreterPrecedence        string
+
+	// FeatureGates is --feature-gates; nil means every gate at its default.
+	FeatureGates *features.Gates
 }
 
 // NewOptions returns Karmada's defaults.
@@ -58,6 +68,7 @@ func NewOptions() *Options {
 		RetryPeriod:                   2 * time.Second,
 		MetricsBindAddress:            ":8080",
 		HealthProbeBindAddress:        ":10357",
+		ProfilingBindAddress:          ":6060",
 		KubeAPIQPS:                    40,
 		KubeAPIBurst:                  60,
 		ClusterAPIQPS:                 40,
@@ -73,6 +84,7 @@ func NewOptions() *Options {
 		SkippedPropagatingNamespaces:  []string{"kube-.*"},
 		SchedulerName:                 "default-scheduler",
 		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
+		FeatureGates:                  &features.Gates{},
 	}
 }
 
@@ -88,6 +100,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "Leader election retry period.")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "Prometheus metrics address; '0' disables.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, "Health probe address (/healthz, /readyz); '0' disables.")
+	fs.BoolVar(&o.EnablePprof, "enable-pprof", o.EnablePprof, "Serve net/http/pprof profiles on --profiling-bind-address.")
+	fs.StringVar(&o.ProfilingBindAddress, "profiling-bind-address", o.ProfilingBindAddress, "Address of the pprof endpoints when --enable-pprof is set.")
 	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "QPS to the control plane.")
 	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst to the control plane.")
 	fs.Float32Var(&o.ClusterAPIQPS, "cluster-api-qps", o.ClusterAPIQPS, "QPS to each member cluster.")
@@ -103,5 +117,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
 	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
 	fs.StringVar(&o.SchedulerName, "scheduler-name", o.SchedulerName, "The in-process scheduler takes bindings with this schedulerName.")
+	if o.FeatureGates == nil {
+		o.FeatureGates = &features.Gates{}
+	}
+	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
 	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
 }

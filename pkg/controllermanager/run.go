@@ -42,6 +42,7 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		Cache:                         cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
 		Metrics:                       metricsserver.Options{BindAddress: o.MetricsBindAddress},
 		HealthProbeBindAddress:        o.HealthProbeBindAddress,
+		PprofBindAddress:              pprofAddress(o),
 		LeaderElection:                o.LeaderElect,
 		LeaderElectionID:              o.LeaderElectResourceName,
 		LeaderElectionNamespace:       o.LeaderElectResourceNamespace,
@@ -99,4 +100,12 @@ func isAlwaysOn(name string) bool {
 		}
 	}
 	return false
+}
+
+// pprofAddress is where controller-runtime serves pprof; "0" turns it off.
+func pprofAddress(o *Options) string {
+	if !o.EnablePprof {
+		return "0"
+	}
+	return o.ProfilingBindAddress
 }

@@ -27,13 +27,15 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		return false, err
 	}
 	existing, err := d.getBinding(ctx, obj)
-	if apierrors.IsNotFound(err) && d.apiReader != nil {
-		// The cache may lag behind a binding created moments ago; ask the
-		// API server before creating, so a lag costs a read, not a failed write.
-		err = d.apiReader.Get(ctx, client.ObjectKeyFromObject(existing), existing)
-	}
 	if apierrors.IsNotFound(err) {
-		return true, d.createBinding(ctx, obj, p, existing, desired)
+		// Not in the cache: almost always a new binding, so create it
+		// without a read first. Only a cache lagging behind a binding
+		// created moments ago costs a failed create and a read.
+		created, err := d.createBinding(ctx, obj, p, existing.DeepCopyObject().(client.Object), desired)
+		if !apierrors.IsAlreadyExists(err) || d.apiReader == nil {
+			return created, err
+		}
+		err = d.apiReader.Get(ctx, client.ObjectKeyFromObject(existing), existing)
 	}
 	if err != nil {
 		return false, err
@@ -53,15 +55,17 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	return true, nil
 }
 
-func (d *Detector) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) error {
+// createBinding creates b as the template's binding and reports whether it
+// did; an AlreadyExists error is returned unwrapped-compatible (%w).
+func (d *Detector) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
 	b.SetNamespace(obj.GetNamespace())
 	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
 	setBindingMeta(b, obj, p)
 	*specOf(b) = *desired
 	if err := d.client.Create(ctx, b); err != nil {
-		return fmt.Errorf("create binding %s: %w", b.GetName(), err)
+		return false, fmt.Errorf("create binding %s: %w", b.GetName(), err)
 	}
-	return nil
+	return true, nil
 }
 
 // setBindingMeta merges the claim, the binding's permanent id, the

@@ -28,6 +28,32 @@ func claimOf(obj metav1.Object) claimMeta {
 	return claimMeta{cluster: true, id: obj.GetLabels()[names.ClusterPropagationPolicyPermanentIDLabel]}
 }
 
+// claimRef names the policy a template's claim metadata points to.
+type claimRef struct {
+	cluster   bool
+	namespace string
+	name      string
+}
+
+// claimRefOf reads who claims obj: a PropagationPolicy when its namespace
+// and name annotations and id label are all set, else a
+// ClusterPropagationPolicy when its name annotation and id label are set.
+func claimRefOf(obj metav1.Object) (claimRef, bool) {
+	l, a := obj.GetLabels(), obj.GetAnnotations()
+	if ns, name := a[names.PropagationPolicyNamespaceAnnotation], a[names.PropagationPolicyNameAnnotation]; ns != "" && name != "" && l[names.PropagationPolicyPermanentIDLabel] != "" {
+		return claimRef{namespace: ns, name: name}, true
+	}
+	if name := a[names.ClusterPropagationPolicyNameAnnotation]; name != "" && l[names.ClusterPropagationPolicyPermanentIDLabel] != "" {
+		return claimRef{cluster: true, name: name}, true
+	}
+	return claimRef{}, false
+}
+
+// refersTo reports whether r names policy p.
+func (r claimRef) refersTo(p *policy) bool {
+	return r.cluster == p.cluster && r.namespace == p.namespace && r.name == p.name
+}
+
 func (c claimMeta) labelKey() string {
 	if c.cluster {
 		return names.ClusterPropagationPolicyPermanentIDLabel
@@ -97,7 +123,14 @@ func (d *Detector) claim(ctx context.Context, obj *unstructured.Unstructured, p 
 	}
 	obj = obj.DeepCopy()
 	setClaim(obj, p)
-	return d.updateTemplate(ctx, obj)
+	updated, err := d.updateTemplate(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := d.keyOf(updated); ok {
+		d.ownClaims.Store(k, updated.GetResourceVersion())
+	}
+	return updated, nil
 }
 
 // releaseTemplate removes claim c from the template's binding, then from

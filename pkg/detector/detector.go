@@ -42,6 +42,10 @@ type Options struct {
 	DiscoveryInterval time.Duration
 	// ResyncPeriod of the template informers (default none).
 	ResyncPeriod time.Duration
+	// PropagationPolicyPreemption is the feature gate of that name (alpha,
+	// off by default): policies with `preemption: Always` take over
+	// templates claimed by weaker policies (see preemption.go).
+	PropagationPolicyPreemption bool
 }
 
 // Detector watches resource templates and turns them into bindings.
@@ -68,6 +72,10 @@ type Detector struct {
 	lazy    *lazyFlags
 	pps     *policyIndex
 	cpps    *policyIndex
+	// ownClaims remembers the resourceVersion of each claim the detector
+	// wrote, so the claim's own update event is not reconciled a second
+	// time: the reconcile that wrote it already handled that state.
+	ownClaims sync.Map // templateKey -> resourceVersion
 }
 
 type watchedResource struct {

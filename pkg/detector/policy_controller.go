@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -27,20 +28,29 @@ func (d *Detector) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.Add(d); err != nil {
 		return err
 	}
-	// Metadata-only updates (such as Propel's own permanent-id write) do not
-	// bump the generation; deletion does.
-	if err := ctrl.NewControllerManagedBy(mgr).Named("propagation-policy").
-		For(&policyv1alpha1.PropagationPolicy{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+	if err := d.policyController(mgr, "propagation-policy", &policyv1alpha1.PropagationPolicy{}).
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			return reconcile.Result{}, d.reconcilePolicyObject(ctx, req, &policyv1alpha1.PropagationPolicy{})
 		})); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("cluster-propagation-policy").
-		For(&policyv1alpha1.ClusterPropagationPolicy{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+	return d.policyController(mgr, "cluster-propagation-policy", &policyv1alpha1.ClusterPropagationPolicy{}).
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			return reconcile.Result{}, d.reconcilePolicyObject(ctx, req, &policyv1alpha1.ClusterPropagationPolicy{})
 		}))
+}
+
+// policyController builds the controller of one policy kind. Metadata-only
+// updates (such as Propel's own permanent-id write) do not bump the
+// generation; deletion does. With preemption on, an update that lowers a
+// policy's priority also requeues the preemptors that may now outrank it.
+func (d *Detector) policyController(mgr ctrl.Manager, name string, obj client.Object) *builder.Builder {
+	b := ctrl.NewControllerManagedBy(mgr).Named(name).
+		For(obj, builder.WithPredicates(predicate.GenerationChangedPredicate{}))
+	if d.opts.PropagationPolicyPreemption {
+		b = b.Watches(obj.DeepCopyObject().(client.Object), handler.Funcs{UpdateFunc: d.requeuePreemptors})
+	}
+	return b
 }
 
 func toPolicy(obj client.Object) *policy {
@@ -51,8 +61,8 @@ func toPolicy(obj client.Object) *policy {
 }
 
 // reconcilePolicyObject runs the policy phases: identity, deletion cleanup,
-// release of templates no longer selected, refresh of derived bindings, and
-// pick-up of waiting templates.
+// release of templates no longer selected, refresh of derived bindings,
+// pick-up of waiting templates, and preemption (when enabled).
 func (d *Detector) reconcilePolicyObject(ctx context.Context, req reconcile.Request, obj client.Object) error {
 	if err := d.client.Get(ctx, req.NamespacedName, obj); err != nil {
 		return client.IgnoreNotFound(err)
@@ -75,7 +85,10 @@ func (d *Detector) reconcilePolicyObject(ctx context.Context, req reconcile.Requ
 	for _, b := range bindings {
 		d.enqueueBindingTemplate(b, lazy)
 	}
-	return d.wakeWaiting(ctx, p)
+	if err := d.wakeWaiting(ctx, p); err != nil {
+		return err
+	}
+	return d.preempt(ctx, obj, p)
 }
 
 // ensureIdentity gives a new policy its permanent id and finalizer, the

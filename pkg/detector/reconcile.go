@@ -70,32 +70,37 @@ func (d *Detector) matchPolicy(obj *unstructured.Unstructured) *policy {
 // says one does. A claim whose policy is gone is cleaned up (nil policy);
 // a terminating policy is an error so the template is retried.
 func (d *Detector) claimingPolicy(ctx context.Context, obj *unstructured.Unstructured) (*policy, bool, error) {
-	l, a := obj.GetLabels(), obj.GetAnnotations()
-	if ns, name, id := a[names.PropagationPolicyNamespaceAnnotation], a[names.PropagationPolicyNameAnnotation], l[names.PropagationPolicyPermanentIDLabel]; ns != "" && name != "" && id != "" {
-		pp := &policyv1alpha1.PropagationPolicy{}
-		err := d.client.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, pp)
-		return d.claimResult(ctx, obj, err, func() *policy { return fromPP(pp) })
+	ref, ok := claimRefOf(obj)
+	if !ok {
+		return nil, false, nil
 	}
-	if name, id := a[names.ClusterPropagationPolicyNameAnnotation], l[names.ClusterPropagationPolicyPermanentIDLabel]; name != "" && id != "" {
-		cpp := &policyv1alpha1.ClusterPropagationPolicy{}
-		err := d.client.Get(ctx, types.NamespacedName{Name: name}, cpp)
-		return d.claimResult(ctx, obj, err, func() *policy { return fromCPP(cpp) })
+	p, err := d.getPolicy(ctx, ref)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, true, d.releaseTemplate(ctx, obj, claimOf(obj))
+	case err != nil:
+		return nil, true, err
+	case p.deleting:
+		return nil, true, fmt.Errorf("claiming policy %s is being deleted", p.key())
 	}
-	return nil, false, nil
+	return p, true, nil
 }
 
-func (d *Detector) claimResult(ctx context.Context, obj *unstructured.Unstructured, getErr error, p func() *policy) (*policy, bool, error) {
-	switch {
-	case apierrors.IsNotFound(getErr):
-		return nil, true, d.releaseTemplate(ctx, obj, claimOf(obj))
-	case getErr != nil:
-		return nil, true, getErr
+// getPolicy reads the policy ref names (from the cache).
+func (d *Detector) getPolicy(ctx context.Context, ref claimRef) (*policy, error) {
+	key := types.NamespacedName{Namespace: ref.namespace, Name: ref.name}
+	if ref.cluster {
+		cpp := &policyv1alpha1.ClusterPropagationPolicy{}
+		if err := d.client.Get(ctx, key, cpp); err != nil {
+			return nil, err
+		}
+		return fromCPP(cpp), nil
 	}
-	pol := p()
-	if pol.deleting {
-		return nil, true, fmt.Errorf("claiming policy %s is being deleted", pol.key())
+	pp := &policyv1alpha1.PropagationPolicy{}
+	if err := d.client.Get(ctx, key, pp); err != nil {
+		return nil, err
 	}
-	return pol, true, nil
+	return fromPP(pp), nil
 }
 
 // applyClaimed re-applies the claiming policy unless the template no longer
@@ -133,10 +138,11 @@ func (d *Detector) applyPolicy(ctx context.Context, obj *unstructured.Unstructur
 	if p.id == "" {
 		return fmt.Errorf("policy %s has no permanent id yet", p.key())
 	}
-	obj, err := d.claim(ctx, obj, p)
+	claimedObj, err := d.claim(ctx, obj, p)
 	if err != nil {
 		return d.applyFailed(obj, p, fmt.Errorf("claim: %w", err))
 	}
+	obj = claimedObj
 	if lazyChange && p.spec.ActivationPreference == policyv1alpha1.LazyActivation {
 		return nil
 	}

@@ -118,11 +118,29 @@ func (d *Detector) onTemplateUpdate(oldObj, newObj interface{}) {
 	if !ok1 || !ok2 {
 		return
 	}
+	if d.isOwnClaim(n) {
+		return
+	}
 	oc, nc := comparable(o), comparable(n)
 	if reflect.DeepEqual(oc.Object, nc.Object) {
 		return
 	}
 	d.onTemplate(newObj, onlyKarmadaMetadataChanged(oc, nc))
+}
+
+// isOwnClaim reports (once) whether n is exactly the version the detector's
+// own claim wrote.
+func (d *Detector) isOwnClaim(n *unstructured.Unstructured) bool {
+	k, ok := d.keyOf(n)
+	if !ok {
+		return false
+	}
+	rv, ok := d.ownClaims.Load(k)
+	if !ok {
+		return false
+	}
+	d.ownClaims.Delete(k)
+	return rv == n.GetResourceVersion()
 }
 
 func (d *Detector) onTemplateDelete(obj interface{}) {
@@ -131,6 +149,7 @@ func (d *Detector) onTemplateDelete(obj interface{}) {
 	}
 	if k, ok := d.keyOf(obj); ok {
 		d.waiting.remove(k)
+		d.ownClaims.Delete(k)
 	}
 }
 

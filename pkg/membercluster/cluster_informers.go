@@ -120,8 +120,9 @@ func (c *ClusterInformers) Watch(gvk schema.GroupVersionKind) error {
 		return nil
 	}
 	w := &watchedKind{mapping: mapping, informer: c.newInformer(mapping)}
-	for _, h := range c.handlers {
-		if _, err := w.informer.AddEventHandler(routeTo(h, c.Cluster(), gvk)); err != nil {
+	if len(c.handlers) > 0 {
+		hs := append([]EventHandler(nil), c.handlers...)
+		if _, err := w.informer.AddEventHandler(routeTo(hs, c.Cluster(), gvk)); err != nil {
 			return fmt.Errorf("cluster %s: watch %s: %w", c.Cluster(), gvk, err)
 		}
 	}
@@ -134,23 +135,14 @@ func (c *ClusterInformers) newInformer(mapping *meta.RESTMapping) cache.SharedIn
 	selector := c.opts.LabelSelector
 	inf := dynamicinformer.NewFilteredDynamicInformer(c.member.Dynamic, mapping.Resource, metav1.NamespaceAll,
 		c.opts.Resync, cache.Indexers{}, func(o *metav1.ListOptions) { o.LabelSelector = selector }).Informer()
-	_ = inf.SetTransform(stripManagedFields) // fails only once started
+	_ = inf.SetTransform(compact) // fails only once started
 	return inf
 }
 
-// stripManagedFields drops metadata.managedFields before an object enters
-// the cache: Propel never reads them and they are often half the object.
-func stripManagedFields(obj interface{}) (interface{}, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
-	}
-	return obj, nil
-}
-
-// Cached returns gvk ns/name from the informer cache. synced is false when
-// the kind is not watched or its informer has not listed yet: the caller
-// must then read the API. With synced true, a nil object means the cache
-// has no such (managed) object.
+// Cached returns a copy of gvk ns/name from the informer cache, which the
+// caller owns. synced is false when the kind is not watched or its
+// informer has not listed yet: the caller must then read the API. With
+// synced true, a nil object means the cache has no such (managed) object.
 func (c *ClusterInformers) Cached(gvk schema.GroupVersionKind, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error) {
 	c.mu.Lock()
 	w := c.watched[gvk]
@@ -166,9 +158,13 @@ func (c *ClusterInformers) Cached(gvk schema.GroupVersionKind, namespace, name s
 	if err != nil || !exists {
 		return nil, true, err
 	}
-	u, ok := item.(*unstructured.Unstructured)
-	if !ok {
+	co := cachedObject(item)
+	if co == nil {
 		return nil, true, fmt.Errorf("cluster %s: cache of %s holds %T", c.Cluster(), gvk, item)
+	}
+	u, err := co.decode()
+	if err != nil {
+		return nil, true, fmt.Errorf("cluster %s: %s: %w", c.Cluster(), gvk, err)
 	}
 	return u, true, nil
 }
@@ -187,7 +183,7 @@ func (c *ClusterInformers) addHandler(h EventHandler) {
 	defer c.mu.Unlock()
 	c.handlers = append(c.handlers, h)
 	for gvk, w := range c.watched {
-		_, _ = w.informer.AddEventHandler(routeTo(h, c.Cluster(), gvk))
+		_, _ = w.informer.AddEventHandler(routeTo([]EventHandler{h}, c.Cluster(), gvk))
 	}
 }
 

@@ -20,8 +20,8 @@ const (
 )
 
 // ObjectEvent is a change of a member object that belongs to a Work.
-// Objects are shared with the informer cache: handlers must not mutate
-// them.
+// Old and New are decoded once for the event and shared by the handlers:
+// handlers must not mutate them.
 type ObjectEvent struct {
 	Type    EventType
 	Cluster string
@@ -50,32 +50,41 @@ func OwningWork(obj *unstructured.Unstructured) (types.NamespacedName, bool) {
 	return key, key.Namespace != "" && key.Name != ""
 }
 
-// routeTo adapts h to an informer handler that drops objects without a
-// Work back-reference (in their new or, for updates, old state).
-func routeTo(h EventHandler, cluster string, gvk schema.GroupVersionKind) cache.ResourceEventHandler {
+// routeTo adapts hs to one informer handler that drops objects without a
+// Work back-reference (in their new or, for updates, old state) and
+// decodes the others once for all of hs.
+func routeTo(hs []EventHandler, cluster string, gvk schema.GroupVersionKind) cache.ResourceEventHandler {
 	emit := func(t EventType, old, cur interface{}) {
-		obj, prev := asUnstructured(cur), asUnstructured(old)
-		work, ok := OwningWork(obj)
+		obj, prev := cachedObject(cur), cachedObject(old)
+		if obj == nil {
+			return
+		}
+		work, ok := obj.work, obj.owned
 		if !ok {
 			// A back-reference removed in the member still routes to the
 			// Work that owned the object, so the Work repairs it.
-			if work, ok = OwningWork(prev); !ok {
+			if prev == nil || !prev.owned {
+				return
+			}
+			work = prev.work
+		}
+		ev := ObjectEvent{Type: t, Cluster: cluster, GVK: gvk, Work: work}
+		var err error
+		if ev.New, err = obj.decode(); err != nil {
+			return // cannot happen: the cache encoded it
+		}
+		if prev != nil {
+			if ev.Old, err = prev.decode(); err != nil {
 				return
 			}
 		}
-		h(ObjectEvent{Type: t, Cluster: cluster, GVK: gvk, Work: work, Old: prev, New: obj})
+		for _, h := range hs {
+			h(ev)
+		}
 	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj interface{}) { emit(ObjectAdded, nil, obj) },
 		UpdateFunc: func(old, cur interface{}) { emit(ObjectUpdated, old, cur) },
 		DeleteFunc: func(obj interface{}) { emit(ObjectDeleted, nil, obj) },
 	}
-}
-
-func asUnstructured(obj interface{}) *unstructured.Unstructured {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	u, _ := obj.(*unstructured.Unstructured)
-	return u
 }

@@ -24,12 +24,17 @@ func member(managed bool, workName string) *unstructured.Unstructured {
 
 func TestRouteTo(t *testing.T) {
 	var got []ObjectEvent
-	h := routeTo(func(ev ObjectEvent) { got = append(got, ev) }, "member1", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
-	h.OnAdd(member(true, "w1"), false)
-	h.OnAdd(member(false, "w1"), false) // not managed
-	h.OnAdd(member(true, ""), false)    // no back-reference
-	h.OnUpdate(member(true, "w1"), member(true, ""))
-	h.OnDelete(cache.DeletedFinalStateUnknown{Key: "default/c", Obj: member(true, "w2")})
+	var second int
+	h := routeTo([]EventHandler{func(ev ObjectEvent) { got = append(got, ev) }, func(ObjectEvent) { second++ }},
+		"member1", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
+	h.OnAdd(cached(t, member(true, "w1")), false)
+	h.OnAdd(cached(t, member(false, "w1")), false) // not managed
+	h.OnAdd(cached(t, member(true, "")), false)    // no back-reference
+	h.OnUpdate(cached(t, member(true, "w1")), cached(t, member(true, "")))
+	h.OnDelete(cache.DeletedFinalStateUnknown{Key: "default/c", Obj: cached(t, member(true, "w2"))})
+	if second != len(got) {
+		t.Errorf("second handler got %d events, first %d", second, len(got))
+	}
 	if len(got) != 3 {
 		t.Fatalf("routed %d events: %+v", len(got), got)
 	}
@@ -44,13 +49,42 @@ func TestRouteTo(t *testing.T) {
 	}
 }
 
-func TestStripManagedFields(t *testing.T) {
-	u := member(true, "w")
-	out, err := stripManagedFields(u)
+// cached is obj as the informer's transform stores it.
+func cached(t *testing.T, obj *unstructured.Unstructured) interface{} {
+	t.Helper()
+	out, err := compact(obj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, found, _ := unstructured.NestedFieldNoCopy(out.(*unstructured.Unstructured).Object, "metadata", "managedFields"); found {
+	return out
+}
+
+func TestCompactDropsManagedFieldsAndRoundTrips(t *testing.T) {
+	u := member(true, "w")
+	u.Object["data"] = map[string]interface{}{"n": int64(3), "f": 1.5, "s": "x"}
+	c := cached(t, u).(*compactObject)
+	if c.Name != "c" || c.Namespace != "default" || !c.owned || c.work.Name != "w" {
+		t.Fatalf("compact meta %+v", c)
+	}
+	if again, _ := compact(c); again != c {
+		t.Fatal("compacting a compact object must return it unchanged")
+	}
+	back, err := c.decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := unstructured.NestedFieldNoCopy(back.Object, "metadata", "managedFields"); found {
 		t.Fatal("managedFields kept")
+	}
+	if n, _, _ := unstructured.NestedInt64(back.Object, "data", "n"); n != 3 {
+		t.Errorf("integer after round trip: %v", back.Object["data"])
+	}
+	if f, _, _ := unstructured.NestedFloat64(back.Object, "data", "f"); f != 1.5 {
+		t.Errorf("float after round trip: %v", back.Object["data"])
+	}
+	other, _ := c.decode()
+	other.SetName("changed")
+	if again, _ := c.decode(); again.GetName() != "c" {
+		t.Error("decoded copies share state with the cache")
 	}
 }

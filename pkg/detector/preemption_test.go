@@ -1,0 +1,133 @@
+package detector
+
+import (
+	"reflect"
+	"testing"
+
+	"k8s.io/utils/ptr"
+
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+func cpp(name string, prio *int32, selectors ...policyv1alpha1.ResourceSelector) *policy {
+	p := pp("", name, prio, selectors...)
+	p.cluster = true
+	return p
+}
+
+func preemptor(p *policy) *policy {
+	p.spec.Preemption = policyv1alpha1.PreemptAlways
+	return p
+}
+
+func TestMayPreempt(t *testing.T) {
+	cases := []struct {
+		name               string
+		preemptor, claimer *policy
+		want               bool
+	}{
+		{"PP over lower PP", pp("default", "a", ptr.To[int32](2)), pp("default", "b", ptr.To[int32](1)), true},
+		{"PP over equal PP", pp("default", "a", ptr.To[int32](1)), pp("default", "b", ptr.To[int32](1)), false},
+		{"PP over higher PP", pp("default", "a", ptr.To[int32](1)), pp("default", "b", ptr.To[int32](2)), false},
+		{"nil priority is 0", pp("default", "a", ptr.To[int32](1)), pp("default", "b", nil), true},
+		{"PP over any CPP", pp("default", "a", ptr.To[int32](-5)), cpp("c", ptr.To[int32](100)), true},
+		{"CPP never over PP", cpp("c", ptr.To[int32](100)), pp("default", "a", nil), false},
+		{"CPP over lower CPP", cpp("c", ptr.To[int32](2)), cpp("d", ptr.To[int32](1)), true},
+		{"CPP over equal CPP", cpp("c", nil), cpp("d", ptr.To[int32](0)), false},
+	}
+	for _, c := range cases {
+		if got := mayPreempt(c.preemptor, c.claimer); got != c.want {
+			t.Errorf("%s: mayPreempt = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestUnnamedSelector(t *testing.T) {
+	named := pp("default", "a", nil, sel("x", nil), sel("y", nil))
+	if _, ok := unnamedSelector(named.spec); ok {
+		t.Error("all selectors named, yet one reported unnamed")
+	}
+	mixed := pp("default", "a", nil, sel("x", nil), sel("", map[string]string{"app": "x"}))
+	if i, ok := unnamedSelector(mixed.spec); !ok || i != 1 {
+		t.Errorf("unnamedSelector = %d, %v; want 1, true", i, ok)
+	}
+}
+
+func TestPreemptionTarget(t *testing.T) {
+	withNS := func(s policyv1alpha1.ResourceSelector, ns string) policyv1alpha1.ResourceSelector {
+		s.Namespace = ns
+		return s
+	}
+	cases := []struct {
+		name   string
+		p      *policy
+		s      policyv1alpha1.ResourceSelector
+		wantNS string
+		wantOK bool
+	}{
+		{"PP selector without namespace", pp("prod", "a", nil), sel("nginx", nil), "prod", true},
+		{"PP selector of its namespace", pp("prod", "a", nil), withNS(sel("nginx", nil), "prod"), "prod", true},
+		{"PP selector of another namespace", pp("prod", "a", nil), withNS(sel("nginx", nil), "dev"), "", false},
+		{"CPP selector with namespace", cpp("c", nil), withNS(sel("nginx", nil), "dev"), "dev", true},
+		{"CPP selector without namespace", cpp("c", nil), sel("nginx", nil), "", true},
+		{"no name", pp("prod", "a", nil), sel("", nil), "", false},
+		{"bad apiVersion", pp("prod", "a", nil), policyv1alpha1.ResourceSelector{APIVersion: "a/b/c", Kind: "X", Name: "x"}, "", false},
+	}
+	for _, c := range cases {
+		key, ok := preemptionTarget(c.p, c.s)
+		if ok != c.wantOK {
+			t.Errorf("%s: ok = %v, want %v", c.name, ok, c.wantOK)
+			continue
+		}
+		if ok && (key.namespace != c.wantNS || key.name != c.s.Name || key.gvk.Kind != "Deployment" || key.gvk.Group != "apps") {
+			t.Errorf("%s: target %s, want Deployment %s/%s", c.name, key, c.wantNS, c.s.Name)
+		}
+	}
+}
+
+func TestPreemptorsBetween(t *testing.T) {
+	deleting := preemptor(pp("default", "deleting", ptr.To[int32](5)))
+	deleting.deleting = true
+	candidates := []*policy{
+		preemptor(pp("default", "p3", ptr.To[int32](3))),
+		preemptor(pp("default", "p8", ptr.To[int32](8))),
+		preemptor(pp("default", "b5", ptr.To[int32](5))),
+		preemptor(pp("default", "a5", ptr.To[int32](5))),
+		pp("default", "never7", ptr.To[int32](7)),              // preemption Never
+		preemptor(pp("default", "implicit", nil)),              // no explicit priority
+		preemptor(pp("default", "at-low", ptr.To[int32](1))),   // not strictly above low
+		preemptor(pp("default", "at-high", ptr.To[int32](10))), // not strictly below high
+		deleting,
+	}
+	var got []string
+	for _, p := range preemptorsBetween(candidates, 1, 10) {
+		got = append(got, p.name)
+	}
+	if want := []string{"p8", "a5", "b5", "p3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("preemptors = %v, want %v (highest priority first)", got, want)
+	}
+}
+
+func TestClaimRefOf(t *testing.T) {
+	obj := deployment("default", "nginx", nil)
+	if _, ok := claimRefOf(obj); ok {
+		t.Fatal("unclaimed template has a claim")
+	}
+	setClaim(obj, cpp("c", nil))
+	if ref, ok := claimRefOf(obj); !ok || !ref.refersTo(cpp("c", nil)) || ref.refersTo(cpp("d", nil)) {
+		t.Fatalf("CPP claim read as %+v, %v", ref, ok)
+	}
+	p := pp("default", "a", nil)
+	setClaim(obj, p)
+	if ref, ok := claimRefOf(obj); !ok || !ref.refersTo(p) || ref.refersTo(pp("other", "a", nil)) {
+		t.Fatalf("PP claim read as %+v, %v", ref, ok)
+	}
+	// Name annotations without the id label are no claim.
+	labels := obj.GetLabels()
+	delete(labels, names.PropagationPolicyPermanentIDLabel)
+	obj.SetLabels(labels)
+	if _, ok := claimRefOf(obj); ok {
+		t.Fatal("claim without id label accepted")
+	}
+}
