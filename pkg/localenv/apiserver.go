@@ -90,7 +90,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 // Start (re)starts the API server process with its original flags and waits
 // for /readyz; tests use Stop and Start to take a member down and back.
 func (s *APIServer) Start(ctx context.Context) error {
-	proc, err := startProcess(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.logDir)
+	proc, err := StartProcess(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.logDir)
 	if err != nil {
 		return err
 	}

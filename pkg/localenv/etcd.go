@@ -27,7 +27,7 @@ func startEtcd(ctx context.Context, dir, logDir string, clientPort int) (*Etcd, 
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
 	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
-	proc, err := startProcess("etcd", bin("etcd"), []string{
+	proc, err := StartProcess("etcd", bin("etcd"), []string{
 		"--data-dir=" + filepath.Join(dir, "etcd"),
 		"--listen-client-urls=" + url, "--advertise-client-urls=" + url,
 		"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,

@@ -72,7 +72,7 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
 	name := m.Options.Name
 	// The node-lifecycle controller must run: it lifts the not-ready taint
 	// that admission puts on new nodes.
-	if m.ControllerManager, err = startProcess(name+"-controller-manager", bin("kube-controller-manager"), []string{
+	if m.ControllerManager, err = StartProcess(name+"-controller-manager", bin("kube-controller-manager"), []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--leader-elect=false",
 		"--secure-port=0",
@@ -85,7 +85,7 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
 	}, m.logDir); err != nil {
 		return err
 	}
-	if m.Scheduler, err = startProcess(name+"-scheduler", bin("kube-scheduler"), []string{
+	if m.Scheduler, err = StartProcess(name+"-scheduler", bin("kube-scheduler"), []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--leader-elect=false",
 		"--secure-port=0",
@@ -93,7 +93,7 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
 	}, m.logDir); err != nil {
 		return err
 	}
-	if m.Kwok, err = startProcess(name+"-kwok", bin("kwok"), []string{
+	if m.Kwok, err = StartProcess(name+"-kwok", bin("kwok"), []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--manage-all-nodes=false",
 		"--manage-nodes-with-annotation-selector=" + kwokNodeAnnotation + "=fake",
@@ -117,7 +117,7 @@ func startControlPlaneControllers(cp *APIServer, pki *PKI) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	return startProcess(cp.Name+"-controller-manager", bin("kube-controller-manager"), []string{
+	return StartProcess(cp.Name+"-controller-manager", bin("kube-controller-manager"), []string{
 		"--kubeconfig=" + cp.Kubeconfig,
 		"--leader-elect=false",
 		"--secure-port=0",

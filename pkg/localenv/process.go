@@ -23,10 +23,10 @@ type Process struct {
 	waitErr error
 }
 
-// startProcess runs bin with args, logging to <logDir>/<name>.log. The child
+// StartProcess runs bin with args, logging to <logDir>/<name>.log. The child
 // dies with its parent (Pdeathsig) so an interrupted test or local-up leaves
 // nothing running.
-func startProcess(name, bin string, args []string, logDir string) (*Process, error) {
+func StartProcess(name, bin string, args []string, logDir string) (*Process, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%s: binary %s is missing (run hack/testbin.sh): %w", name, bin, err)
 	}
@@ -78,6 +78,22 @@ func (p *Process) Stop() {
 		<-p.exited
 	}
 }
+
+// Kill ends the process group at once (SIGKILL), as a crash or an OOM kill
+// would, and waits until the process has exited.
+func (p *Process) Kill() {
+	if p == nil || p.cmd.Process == nil {
+		return
+	}
+	if done, _ := p.Exited(); done {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.exited
+}
+
+// Pid is the process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // waitUntil polls check until it succeeds, the process dies or ctx ends; the
 // error names the process and its log.

@@ -14,23 +14,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -72,7 +65,7 @@ func run(n, memberCount, policies int, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer cm.stop()
+	defer cm.Stop()
 	if err := waitClustersReady(ctx, env.Client, memberCount); err != nil {
 		return err
 	}
@@ -105,20 +98,13 @@ func run(n, memberCount, policies int, timeout time.Duration) error {
 		return err
 	}
 	before["karmada POST propagationpolicies"] += float64(policies - 1)
-	report(n, memberCount, policies, bound, applied, aggregated, before, after, cm.peakRSS())
+	report(n, memberCount, policies, bound, applied, aggregated, before, after, peakRSS(cm.Pid()))
 	return nil
 }
 
-type process struct{ cmd *exec.Cmd }
-
-func (p *process) stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	_, _ = p.cmd.Process.Wait()
-}
-
-// peakRSS is VmHWM of the controller manager, in MiB.
-func (p *process) peakRSS() float64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+// peakRSS is VmHWM of process pid, in MiB.
+func peakRSS(pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1
 	}
@@ -132,43 +118,22 @@ func (p *process) peakRSS() float64 {
 	return -1
 }
 
-func startControllerManager(ctx context.Context, dir string, env *harness.Env) (*process, error) {
-	bin := filepath.Join(dir, "propel-controller-manager")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/propel-controller-manager")
-	build.Dir, build.Stdout, build.Stderr = harness.RepoRoot(), os.Stderr, os.Stderr
+func startControllerManager(ctx context.Context, dir string, env *harness.Env) (*localenv.Process, error) {
 	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
-	if err := build.Run(); err != nil {
-		return nil, err
-	}
-	logFile, err := os.Create(filepath.Join(env.LogDir, "propel-controller-manager.log"))
+	bin, err := harness.BuildControllerManager(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "--kubeconfig="+env.ControlPlane.Kubeconfig, "--leader-elect=false",
+	return env.StartControllerManager(bin, "propel-controller-manager", "--leader-elect=false",
 		"--metrics-bind-address=0", "--health-probe-bind-address=0",
 		"--kube-api-qps=500", "--kube-api-burst=1000", "--cluster-api-qps=500", "--cluster-api-burst=1000",
 		"--cluster-status-update-frequency=2s")
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &process{cmd: cmd}, nil
 }
 
 func waitClustersReady(ctx context.Context, c client.Client, want int) error {
 	return wait.PollUntilContextCancel(ctx, 500*time.Millisecond, true, func(ctx context.Context) (bool, error) {
-		list := &clusterv1alpha1.ClusterList{}
-		if err := c.List(ctx, list); err != nil {
-			return false, nil
-		}
-		ready := 0
-		for _, cl := range list.Items {
-			if meta.IsStatusConditionTrue(cl.Status.Conditions, clusterv1alpha1.ClusterConditionReady) {
-				ready++
-			}
-		}
-		return ready == want, nil
+		ready, _ := harness.ClustersReady(ctx, c, want)
+		return ready, nil
 	})
 }
 
@@ -184,34 +149,11 @@ func createWorkload(ctx context.Context, c client.Client, n int) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "bench: creating %d Deployments\n", n)
-	jobs := make(chan int)
-	errs := make(chan error, 1)
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if err := c.Create(ctx, deployment(i)); err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-				}
-			}
-		}()
+	objs := make([]client.Object, n)
+	for i := range objs {
+		objs[i] = harness.Deployment("default", fmt.Sprintf("bench-%d", i), map[string]string{"bench": "true"})
 	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return nil
-	}
+	return harness.CreateConcurrently(ctx, c, 20, objs)
 }
 
 // createDecoyPolicies adds policies that select other Deployments, so the
@@ -238,21 +180,6 @@ func bindingsCreated(ctx context.Context, c client.Client, want int) (bool, erro
 		return false, nil
 	}
 	return len(rbs.Items) >= want, nil
-}
-
-func deployment(i int) *appsv1.Deployment {
-	labels := map[string]string{"app": fmt.Sprintf("bench-%d", i)}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("bench-%d", i), Labels: map[string]string{"bench": "true"}},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](2),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx"}}},
-			},
-		},
-	}
 }
 
 func waitFor(ctx context.Context, start time.Time, cond wait.ConditionWithContextFunc) (time.Duration, error) {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -30,11 +28,8 @@ func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, err
 		if err != nil {
 			return nil, fmt.Errorf("metrics of %s: %w", name, err)
 		}
-		for _, line := range strings.Split(string(raw), "\n") {
-			if !strings.HasPrefix(line, "apiserver_request_total{") {
-				continue
-			}
-			labels, value := parseSample(line)
+		for _, sample := range harness.Samples(string(raw), "apiserver_request_total") {
+			labels := sample.Labels
 			verb := labels["verb"]
 			if verb != "POST" && verb != "PUT" && verb != "PATCH" && verb != "DELETE" && verb != "APPLY" {
 				continue
@@ -46,21 +41,8 @@ func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, err
 			if sub := labels["subresource"]; sub != "" {
 				res += "/" + sub
 			}
-			out[name+" "+verb+" "+res] += value
+			out[name+" "+verb+" "+res] += sample.Value
 		}
 	}
 	return out, nil
-}
-
-func parseSample(line string) (map[string]string, float64) {
-	open, close := strings.Index(line, "{"), strings.LastIndex(line, "}")
-	labels := map[string]string{}
-	for _, kv := range strings.Split(line[open+1:close], ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok {
-			labels[k] = strings.Trim(v, `"`)
-		}
-	}
-	value, _ := strconv.ParseFloat(strings.TrimSpace(line[close+1:]), 64)
-	return labels, value
 }

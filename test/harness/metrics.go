@@ -1,0 +1,115 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Sample is one sample of a Prometheus metric in the text format.
+type Sample struct {
+	Labels map[string]string
+	Value  float64
+}
+
+// Samples returns the samples of metric in a Prometheus text exposition.
+func Samples(text, metric string) []Sample {
+	var out []Sample
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, metric)
+		if !ok || (rest != "" && rest[0] != '{' && rest[0] != ' ') {
+			continue
+		}
+		labels, value, err := parseSample(rest)
+		if err != nil {
+			continue
+		}
+		out = append(out, Sample{Labels: labels, Value: value})
+	}
+	return out
+}
+
+// Sum adds the values of the samples for which keep is true (nil keeps all).
+func Sum(samples []Sample, keep func(labels map[string]string) bool) float64 {
+	total := 0.0
+	for _, s := range samples {
+		if keep == nil || keep(s.Labels) {
+			total += s.Value
+		}
+	}
+	return total
+}
+
+// parseSample reads `{k="v",...} value` (labels optional).
+func parseSample(s string) (map[string]string, float64, error) {
+	labels := map[string]string{}
+	if strings.HasPrefix(s, "{") {
+		end := -1
+		inQuote := false
+		for i := 1; i < len(s); i++ {
+			switch {
+			case s[i] == '\\' && inQuote:
+				i++
+			case s[i] == '"':
+				inQuote = !inQuote
+			case s[i] == '}' && !inQuote:
+				end = i
+			}
+			if end >= 0 {
+				break
+			}
+		}
+		if end < 0 {
+			return nil, 0, fmt.Errorf("unterminated labels in %q", s)
+		}
+		body := s[1:end]
+		for body != "" {
+			k, v, ok := strings.Cut(body, `="`)
+			if !ok {
+				break
+			}
+			var val strings.Builder
+			i := 0
+			for ; i < len(v) && v[i] != '"'; i++ {
+				if v[i] == '\\' && i+1 < len(v) {
+					i++
+				}
+				val.WriteByte(v[i])
+			}
+			labels[strings.TrimSpace(k)] = val.String()
+			body = strings.TrimPrefix(v[min(i+1, len(v)):], ",")
+		}
+		s = s[end+1:]
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return nil, 0, fmt.Errorf("no value in %q", s)
+	}
+	value, err := strconv.ParseFloat(fields[0], 64)
+	return labels, value, err
+}
+
+// ScrapeMetrics GETs http://<addr>/metrics, as Prometheus would scrape a
+// controller manager's --metrics-bind-address.
+func ScrapeMetrics(ctx context.Context, addr string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET %s/metrics: %s", addr, resp.Status)
+	}
+	return string(body), nil
+}
