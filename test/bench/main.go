@@ -4,9 +4,12 @@
 // own) and reports the seconds until every Work is applied and until every
 // binding has the aggregated status of all clusters, the API writes per
 // propagated Deployment (from the API servers' own request metrics), what
-// each write is, and the controller manager's peak memory.
+// each write is, and the controller manager's peak memory. Progress is
+// observed through watches, not list polling, so the benchmark does not
+// load the API server it measures.
 //
 //	go run ./test/bench -n 1000
+//	go run ./test/bench -n 1000 -binding-stage   # the binding controller alone
 package main
 
 import (
@@ -19,32 +22,45 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
+	"github.com/go-logr/logr"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 
 func main() {
-	n := flag.Int("n", 1000, "number of Deployments")
-	members := flag.Int("members", 3, "number of member clusters (bare API servers: only Propel's work is measured)")
-	timeout := flag.Duration("timeout", 30*time.Minute, "give up after this long")
-	policies := flag.Int("policies", 1, "number of PropagationPolicies; all but one select other Deployments (matching must not slow down)")
+	var cfg config
+	flag.IntVar(&cfg.n, "n", 1000, "number of Deployments")
+	flag.IntVar(&cfg.members, "members", 3, "number of member clusters (bare API servers: only Propel's work is measured)")
+	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Minute, "give up after this long")
+	flag.IntVar(&cfg.policies, "policies", 1, "number of PropagationPolicies; all but one select other Deployments (matching must not slow down)")
+	flag.BoolVar(&cfg.bindingStage, "binding-stage", false, "measure the binding controller alone: schedule every binding with it disabled, restart the controller manager with only it and time the Works, then finish with every controller")
+	flag.StringVar(&cfg.cmArgs, "cm-args", "", "extra flags for propel-controller-manager, space separated (e.g. --concurrent-resourcebinding-syncs=10)")
+	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
 	flag.Parse()
-	if err := run(*n, *members, *policies, *timeout); err != nil {
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, memberCount, policies int, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+type config struct {
+	n, members, policies int
+	timeout              time.Duration
+	bindingStage         bool
+	pprof                string
+	cmArgs               string
+}
+
+func run(cfg config) error {
+	ctrllog.SetLogger(logr.Discard()) // the observer's informers log nothing worth reading here
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "propel-bench-")
 	if err != nil {
@@ -52,43 +68,72 @@ func run(n, memberCount, policies int, timeout time.Duration) error {
 	}
 	defer os.RemoveAll(dir)
 	var ms []localenv.MemberOptions
-	for i := 1; i <= memberCount; i++ {
+	for i := 1; i <= cfg.members; i++ {
 		ms = append(ms, localenv.MemberOptions{Name: fmt.Sprintf("member%d", i)})
 	}
-	fmt.Fprintf(os.Stderr, "bench: starting a control plane and %d members\n", memberCount)
+	fmt.Fprintf(os.Stderr, "bench: starting a control plane and %d members\n", cfg.members)
 	env, err := harness.Start(ctx, filepath.Join(dir, "env"), harness.Options{Members: ms})
 	if err != nil {
 		return err
 	}
 	defer env.Stop()
-	cm, err := startControllerManager(ctx, dir, env)
+	obs := newObserver(cfg.members)
+	if err := obs.start(ctx, env.ControlPlane.Config); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
+	bin, err := harness.BuildControllerManager(ctx, dir)
 	if err != nil {
 		return err
 	}
-	defer cm.Stop()
-	if err := waitClustersReady(ctx, env.Client, memberCount); err != nil {
+	var firstArgs []string
+	if cfg.bindingStage {
+		firstArgs = []string{"--controllers=*,-binding"}
+	}
+	cm, err := startControllerManager(env, bin, cfg, firstArgs...)
+	if err != nil {
+		return err
+	}
+	defer func() { cm.Stop() }()
+	if err := waitClustersReady(ctx, env.Client, cfg.members); err != nil {
 		return err
 	}
 	before, err := writeCounts(ctx, env)
 	if err != nil {
 		return err
 	}
-	if err := createDecoyPolicies(ctx, env.Client, policies-1); err != nil {
+	if err := createDecoyPolicies(ctx, env.Client, cfg.policies-1); err != nil {
 		return err
 	}
-	start := time.Now()
-	if err := createWorkload(ctx, env.Client, n); err != nil {
+	r := result{cfg: cfg, start: time.Now()}
+	if err := createWorkload(ctx, env.Client, cfg.n); err != nil {
 		return err
 	}
-	bound, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return bindingsCreated(ctx, env.Client, n) })
-	if err != nil {
-		return fmt.Errorf("waiting for bindings: %w", err)
+	r.created = time.Now()
+	if cfg.bindingStage {
+		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.scheduled.count >= cfg.n }); err != nil {
+			return fmt.Errorf("waiting for scheduled bindings: %w", err)
+		}
+		r.peakMiB = peakRSS(cm.Pid())
+		cm.Stop()
+		fmt.Fprintln(os.Stderr, "bench: every binding scheduled; restarting the controller manager with the binding controller")
+		r.restart = time.Now()
+		// Only the binding controller (and the always-on detector, idle
+		// now) runs, so the Works/s are the binding stage's own.
+		if cm, err = startControllerManager(env, bin, cfg, "--controllers=binding"); err != nil {
+			return err
+		}
+		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.works.count >= cfg.n*cfg.members }); err != nil {
+			return fmt.Errorf("waiting for Works: %w", err)
+		}
+		r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
+		cm.Stop()
+		fmt.Fprintln(os.Stderr, "bench: every Work created; restarting the controller manager with every controller")
+		if cm, err = startControllerManager(env, bin, cfg); err != nil {
+			return err
+		}
 	}
-	applied, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return worksApplied(ctx, env.Client, n*memberCount) })
-	if err != nil {
-		return fmt.Errorf("waiting for applied Works: %w", err)
-	}
-	aggregated, err := waitFor(ctx, start, func(ctx context.Context) (bool, error) { return bindingsAggregated(ctx, env.Client, n, memberCount) })
+	r.stages, err = obs.waitUntil(ctx, func(s snapshot) bool { return s.aggregated.count >= cfg.n })
 	if err != nil {
 		return fmt.Errorf("waiting for aggregated status: %w", err)
 	}
@@ -97,8 +142,15 @@ func run(n, memberCount, policies int, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	before["karmada POST propagationpolicies"] += float64(policies - 1)
-	report(n, memberCount, policies, bound, applied, aggregated, before, after, peakRSS(cm.Pid()))
+	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1)
+	r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
+	if cfg.bindingStage {
+		cm.Stop()
+		if r.ceilingWorks, r.ceilingTime, err = apiCeiling(ctx, env.Client, 15); err != nil {
+			return fmt.Errorf("API ceiling: %w", err)
+		}
+	}
+	r.report(before, after)
 	return nil
 }
 
@@ -118,16 +170,16 @@ func peakRSS(pid int) float64 {
 	return -1
 }
 
-func startControllerManager(ctx context.Context, dir string, env *harness.Env) (*localenv.Process, error) {
-	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
-	bin, err := harness.BuildControllerManager(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	return env.StartControllerManager(bin, "propel-controller-manager", "--leader-elect=false",
+func startControllerManager(env *harness.Env, bin string, cfg config, extra ...string) (*localenv.Process, error) {
+	args := []string{"--leader-elect=false",
 		"--metrics-bind-address=0", "--health-probe-bind-address=0",
 		"--kube-api-qps=500", "--kube-api-burst=1000", "--cluster-api-qps=500", "--cluster-api-burst=1000",
-		"--cluster-status-update-frequency=2s")
+		"--cluster-status-update-frequency=2s"}
+	if cfg.pprof != "" {
+		args = append(args, "--enable-pprof", "--profiling-bind-address="+cfg.pprof)
+	}
+	args = append(args, strings.Fields(cfg.cmArgs)...)
+	return env.StartControllerManager(bin, "propel-controller-manager", append(args, extra...)...)
 }
 
 func waitClustersReady(ctx context.Context, c client.Client, want int) error {
@@ -174,86 +226,40 @@ func createDecoyPolicies(ctx context.Context, c client.Client, count int) error 
 	return nil
 }
 
-func bindingsCreated(ctx context.Context, c client.Client, want int) (bool, error) {
-	rbs := &workv1alpha2.ResourceBindingList{}
-	if err := c.List(ctx, rbs, client.InNamespace("default")); err != nil {
-		return false, nil
-	}
-	return len(rbs.Items) >= want, nil
+// result is one run's record.
+type result struct {
+	cfg     config
+	start   time.Time // first Deployment created
+	created time.Time // last Deployment created
+	restart time.Time // -binding-stage: the controller manager with the binding controller started
+	stages  snapshot
+	peakMiB float64
+	// -binding-stage: a plain client creating the same Works.
+	ceilingWorks int
+	ceilingTime  time.Duration
 }
 
-func waitFor(ctx context.Context, start time.Time, cond wait.ConditionWithContextFunc) (time.Duration, error) {
-	err := wait.PollUntilContextCancel(ctx, time.Second, true, cond)
-	return time.Since(start), err
-}
-
-func worksApplied(ctx context.Context, c client.Client, want int) (bool, error) {
-	works := &workv1alpha1.WorkList{}
-	if err := c.List(ctx, works); err != nil {
-		return false, nil
+// report prints the stage table and the API writes per Deployment.
+func (r result) report(before, after map[string]float64) {
+	n, s := r.cfg.n, r.stages
+	since := func(t time.Time) float64 { return t.Sub(r.start).Seconds() }
+	fmt.Printf("\nThe benchmark created the %d Deployments (20 at a time) in %.1f s.\n", n, since(r.created))
+	fmt.Printf("\n| N | clusters | policies | all bindings created | all Works created | all Works applied | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| %d | %d | %d | %.1f s (%.0f templates/s) | %.1f s (%.0f Works/s) | %.1f s | %.1f s | %.1f | %.0f MiB |\n\n",
+		n, r.cfg.members, r.cfg.policies,
+		since(s.bound.last), float64(n)/since(s.bound.last),
+		since(s.works.last), float64(s.works.count)/since(s.works.last),
+		since(s.applied.last), since(s.aggregated.last), r.writesPerDeployment(before, after), r.peakMiB)
+	if !r.restart.IsZero() {
+		fmt.Printf("Binding stage alone: the controller manager started with only the binding controller and %d scheduled bindings; first Work after %.1f s (start-up and cache sync), all %d Works %.1f s later: **%.0f Works/s**.\n\n",
+			n, s.works.first.Sub(r.restart).Seconds(), s.works.count, s.works.last.Sub(s.works.first).Seconds(), s.works.rate())
+		fmt.Printf("API server ceiling: a plain client creating copies of the same %d Works, 15 at a time, made %.0f Works/s.\n\n",
+			r.ceilingWorks, float64(r.ceilingWorks)/r.ceilingTime.Seconds())
+	} else {
+		fmt.Printf("Stage rates while running (first to last object): bindings %.0f/s, Works created %.0f/s, Works applied %.0f/s, bindings aggregated %.0f/s.\n\n",
+			s.bound.rate(), s.works.rate(), s.applied.rate(), s.aggregated.rate())
 	}
-	applied, created := 0, 0
-	for _, w := range works.Items {
-		if strings.HasPrefix(w.Name, "bench-") {
-			created++
-			if meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied) {
-				applied++
-			}
-		}
-	}
-	rbs := &workv1alpha2.ResourceBindingList{}
-	bound, scheduled := 0, 0
-	if err := c.List(ctx, rbs, client.InNamespace("default")); err == nil {
-		for _, rb := range rbs.Items {
-			bound++
-			if len(rb.Spec.Clusters) > 0 {
-				scheduled++
-			}
-		}
-	}
-	fmt.Fprintf(os.Stderr, "\rbench: bindings %d, scheduled %d, Works %d, applied %d/%d   ", bound, scheduled, created, applied, want)
-	if applied >= want {
-		fmt.Fprintln(os.Stderr)
-	}
-	return applied >= want, nil
-}
-
-func bindingsAggregated(ctx context.Context, c client.Client, want, clusters int) (bool, error) {
-	rbs := &workv1alpha2.ResourceBindingList{}
-	if err := c.List(ctx, rbs, client.InNamespace("default")); err != nil {
-		return false, nil
-	}
-	done := 0
-	for _, rb := range rbs.Items {
-		if strings.HasPrefix(rb.Name, "bench-") && len(rb.Status.AggregatedStatus) == clusters &&
-			meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.FullyApplied) {
-			done++
-		}
-	}
-	fmt.Fprintf(os.Stderr, "\rbench: %d/%d bindings with aggregated status", done, want)
-	if done >= want {
-		fmt.Fprintln(os.Stderr)
-	}
-	return done >= want, nil
-}
-
-func report(n, clusters, policies int, bound, applied, aggregated time.Duration, before, after map[string]float64, peakMiB float64) {
-	delta := map[string]float64{}
-	total := 0.0
-	for k, v := range after {
-		if d := v - before[k]; d > 0 {
-			delta[k] = d
-			total += d
-		}
-	}
-	// The benchmark itself created the policy and the Deployments.
-	total -= float64(n + 1)
-	delta["karmada POST deployments"] -= float64(n)
-	delta["karmada POST propagationpolicies"]--
-	fmt.Printf("\n| N | clusters | policies | all bindings created (templates/s) | all Works applied (Works/s) | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|---|---|\n")
-	fmt.Printf("| %d | %d | %d | %.1f s (%.0f/s) | %.1f s (%.0f/s) | %.1f s | %.1f | %.0f MiB |\n\n", n, clusters, policies,
-		bound.Seconds(), float64(n)/bound.Seconds(), applied.Seconds(), float64(n*clusters)/applied.Seconds(),
-		aggregated.Seconds(), total/float64(n), peakMiB)
+	delta := writeDelta(before, after, n)
 	keys := make([]string, 0, len(delta))
 	for k := range delta {
 		if delta[k] > 0 {
@@ -265,4 +271,28 @@ func report(n, clusters, policies int, bound, applied, aggregated time.Duration,
 	for _, k := range keys {
 		fmt.Printf("| %.2f | %s |\n", delta[k]/float64(n), k)
 	}
+}
+
+func (r result) writesPerDeployment(before, after map[string]float64) float64 {
+	total := 0.0
+	for _, d := range writeDelta(before, after, r.cfg.n) {
+		if d > 0 {
+			total += d
+		}
+	}
+	return total / float64(r.cfg.n)
+}
+
+// writeDelta is the writes made during the run, less the benchmark's own
+// (the policy and the Deployments).
+func writeDelta(before, after map[string]float64, n int) map[string]float64 {
+	delta := map[string]float64{}
+	for k, v := range after {
+		if d := v - before[k]; d > 0 {
+			delta[k] = d
+		}
+	}
+	delta["karmada POST deployments"] -= float64(n)
+	delta["karmada POST propagationpolicies"]--
+	return delta
 }
