@@ -51,6 +51,9 @@ type Options struct {
 	SkippedPropagatingNamespaces []string
 	SchedulerName                string
 	InterpreterPrecedence        string
+	// SoftMemoryLimit is the Go runtime's soft memory limit (see
+	// applySoftMemoryLimit); "" derives it from GOMEMLIMIT or the cgroup.
+	SoftMemoryLimit string
 
 	// FeatureGates is --feature-gates; nil means every gate at its default.
 	FeatureGates *features.Gates
@@ -121,5 +124,6 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		o.FeatureGates = &features.Gates{}
 	}
 	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
+	fs.StringVar(&o.SoftMemoryLimit, "soft-memory-limit", o.SoftMemoryLimit, "Go runtime soft memory limit (e.g. 256Mi): the garbage collector works harder near it. Default: GOMEMLIMIT if set, else 90% of the container's cgroup memory limit, else none.")
 	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
 }

@@ -17,11 +17,17 @@ import (
 
 // Run starts the controller manager and blocks until ctx ends.
 func Run(ctx context.Context, o *Options) error {
-	mgr, c, err := Build(ctx, o)
+	limit, source, err := applySoftMemoryLimit(o.SoftMemoryLimit)
 	if err != nil {
 		return err
 	}
-	_ = c
+	if limit > 0 {
+		ctrl.Log.WithName("controller-manager").Info("soft memory limit", "bytes", limit, "from", source)
+	}
+	mgr, _, err := Build(ctx, o)
+	if err != nil {
+		return err
+	}
 	return mgr.Start(ctx)
 }
 

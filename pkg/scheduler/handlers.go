@@ -40,6 +40,7 @@ func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue)
 }
 
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
+	h.s.writes.observe(types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}, e.ObjectNew.GetResourceVersion())
 	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
 		return
 	}

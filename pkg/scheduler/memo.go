@@ -59,6 +59,17 @@ func (m *writeMemo) resolve(key types.NamespacedName, cached client.Object) clie
 	return cached
 }
 
+// observe drops the entry of key once the cache holds a version the memo
+// did not supersede: the cache has caught up with (or moved past) the
+// remembered write, which must not be kept for the binding's lifetime.
+func (m *writeMemo) observe(key types.NamespacedName, cachedRV string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e := m.entries[key]; e != nil && !slices.Contains(e.superseded, cachedRV) {
+		delete(m.entries, key)
+	}
+}
+
 // forget drops the entry of a deleted binding.
 func (m *writeMemo) forget(key types.NamespacedName) {
 	m.mu.Lock()

@@ -190,6 +190,22 @@ func TestWriteMemo(t *testing.T) {
 	}
 }
 
+// TestWriteMemoObserve: an update event showing the cache caught up drops
+// the entry, so scheduled bindings are not remembered forever.
+func TestWriteMemoObserve(t *testing.T) {
+	m := newWriteMemo()
+	key := types.NamespacedName{Namespace: "default", Name: "x"}
+	m.remember(key, "1", &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default", ResourceVersion: "2"}})
+	m.observe(key, "1") // a stale event: keep
+	if len(m.entries) != 1 {
+		t.Fatalf("entry dropped on a superseded version")
+	}
+	m.observe(key, "2")
+	if len(m.entries) != 0 {
+		t.Fatalf("entry kept after the cache caught up: %v", m.entries)
+	}
+}
+
 func TestEventAffinity(t *testing.T) {
 	p := &policyv1alpha1.Placement{ClusterAffinities: []policyv1alpha1.ClusterAffinityTerm{
 		{AffinityName: "a", ClusterAffinity: policyv1alpha1.ClusterAffinity{ClusterNames: []string{"m1"}}},
