@@ -8,16 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
@@ -93,16 +90,11 @@ func New(deps Deps, opts Options) *Reconciler {
 // object changes from the informers.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.informers.AddHandler(r.onMemberEvent)
-	return ctrl.NewControllerManagedBy(mgr).Named(names.ExecutionControllerName).
-		For(&workv1alpha1.Work{}, builder.WithPredicates(specOrDeletionChanged(), workcluster.PushPredicate(mgr.GetClient()))).
-		Watches(&clusterv1alpha1.Cluster{}, workcluster.EnqueueWorksOnReadiness(mgr.GetClient())).
-		WatchesRawSource(r.events.Source()).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: r.opts.Concurrency,
-			RateLimiter:             r.opts.RateLimiter,
-			SkipNameValidation:      &r.opts.SkipNameValidation,
-		}).
-		Complete(r)
+	return workcluster.NewControllerFor(mgr, names.ExecutionControllerName, specOrDeletionChanged(), r.events.Source(), controller.Options{
+		MaxConcurrentReconciles: r.opts.Concurrency,
+		RateLimiter:             r.opts.RateLimiter,
+		SkipNameValidation:      &r.opts.SkipNameValidation,
+	}).Complete(r)
 }
 
 // specOrDeletionChanged passes creations, spec changes (generation) and

@@ -13,12 +13,16 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -101,4 +105,16 @@ func worksOf(ctx context.Context, reader client.Reader, cluster string) []reconc
 		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&works.Items[i])})
 	}
 	return out
+}
+
+// NewControllerFor starts the builder of a controller over the Works of
+// Push clusters, as execution and work-status both are: Works that pass
+// pred, the Works of a Cluster that turns Ready, and the member-object
+// events of src. The caller completes it with its reconciler.
+func NewControllerFor(mgr ctrl.Manager, name string, pred predicate.Predicate, src source.Source, opts controller.Options) *builder.Builder {
+	return ctrl.NewControllerManagedBy(mgr).Named(name).
+		For(&workv1alpha1.Work{}, builder.WithPredicates(pred, PushPredicate(mgr.GetClient()))).
+		Watches(&clusterv1alpha1.Cluster{}, EnqueueWorksOnReadiness(mgr.GetClient())).
+		WatchesRawSource(src).
+		WithOptions(opts)
 }

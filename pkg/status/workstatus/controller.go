@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -21,7 +20,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
@@ -88,16 +86,11 @@ func New(deps Deps, opts Options) *Reconciler {
 // and every change of a member object that points back to a Work.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.informers.AddHandler(r.onMemberEvent)
-	return ctrl.NewControllerManagedBy(mgr).Named(names.WorkStatusControllerName).
-		For(&workv1alpha1.Work{}, builder.WithPredicates(specOrAppliedChanged(), workcluster.PushPredicate(mgr.GetClient()))).
-		Watches(&clusterv1alpha1.Cluster{}, workcluster.EnqueueWorksOnReadiness(mgr.GetClient())).
-		WatchesRawSource(r.events.Source()).
-		WithOptions(controller.Options{
-			MaxConcurrentReconciles: r.opts.Concurrency,
-			RateLimiter:             r.opts.RateLimiter,
-			SkipNameValidation:      &r.opts.SkipNameValidation,
-		}).
-		Complete(r)
+	return workcluster.NewControllerFor(mgr, names.WorkStatusControllerName, specOrAppliedChanged(), r.events.Source(), controller.Options{
+		MaxConcurrentReconciles: r.opts.Concurrency,
+		RateLimiter:             r.opts.RateLimiter,
+		SkipNameValidation:      &r.opts.SkipNameValidation,
+	}).Complete(r)
 }
 
 // specOrAppliedChanged passes creations, spec changes and changes of the
