@@ -127,7 +127,7 @@ func (d *Detector) claim(ctx context.Context, obj *unstructured.Unstructured, p 
 	if err != nil {
 		return nil, err
 	}
-	if k, ok := d.keyOf(updated); ok {
+	if k, ok := d.templateKey(updated.GroupVersionKind(), updated.GetNamespace(), updated.GetName()); ok {
 		d.ownClaims.Store(k, updated.GetResourceVersion())
 	}
 	return updated, nil

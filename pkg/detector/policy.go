@@ -1,11 +1,11 @@
 package detector
 
 import (
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -60,8 +60,18 @@ const (
 	priorityMatchName          = 3
 )
 
+// selectable is what matching reads of a template: the cached form (which
+// keeps these decoded) or an Unstructured.
+type selectable interface {
+	GetAPIVersion() string
+	GetKind() string
+	GetNamespace() string
+	GetName() string
+	GetLabels() map[string]string
+}
+
 // selectorPriority is the implicit priority of one selector for a template.
-func selectorPriority(s *policyv1alpha1.ResourceSelector, obj *unstructured.Unstructured) int {
+func selectorPriority(s *policyv1alpha1.ResourceSelector, obj selectable) int {
 	if s.APIVersion != obj.GetAPIVersion() || s.Kind != obj.GetKind() {
 		return priorityMisMatch
 	}
@@ -87,7 +97,7 @@ func selectorPriority(s *policyv1alpha1.ResourceSelector, obj *unstructured.Unst
 // implicitPriority is the best selector priority of p for obj; 0 is no match.
 // A PropagationPolicy selector without a namespace selects its own namespace
 // (Karmada's webhook fills it in).
-func (p *policy) implicitPriority(obj *unstructured.Unstructured) int {
+func (p *policy) implicitPriority(obj selectable) int {
 	best := priorityMisMatch
 	for i := range p.spec.ResourceSelectors {
 		s := p.spec.ResourceSelectors[i]
@@ -103,7 +113,7 @@ func (p *policy) implicitPriority(obj *unstructured.Unstructured) int {
 
 // bestPolicy picks among candidates of one kind: explicit priority, then
 // implicit priority, then the smaller name. Deleting policies never match.
-func bestPolicy(candidates []*policy, obj *unstructured.Unstructured) *policy {
+func bestPolicy(candidates []*policy, obj selectable) *policy {
 	var best *policy
 	bestImplicit := 0
 	for _, p := range candidates {
@@ -136,26 +146,27 @@ func better(p *policy, implicit int, q *policy, qImplicit int) bool {
 // matching cost does not grow with the number of unrelated policies.
 type policyIndex struct {
 	mu sync.RWMutex
-	// byKind maps "apiVersion/kind" to policies by key.
-	byKind map[string]map[string]*policy
+	// byKind maps apiVersion and kind to policies by key.
+	byKind map[kindKey]map[string]*policy
 	// kinds remembers each policy's index keys for removal.
-	kinds map[string][]string
+	kinds map[string][]kindKey
 }
+
+// kindKey is a selector's apiVersion and kind.
+type kindKey struct{ apiVersion, kind string }
 
 func newPolicyIndex() *policyIndex {
-	return &policyIndex{byKind: map[string]map[string]*policy{}, kinds: map[string][]string{}}
+	return &policyIndex{byKind: map[kindKey]map[string]*policy{}, kinds: map[string][]kindKey{}}
 }
-
-func kindKey(apiVersion, kind string) string { return apiVersion + "/" + kind }
 
 // upsert replaces the indexed copy of p.
 func (ix *policyIndex) upsert(p *policy) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.removeLocked(p.key())
-	var keys []string
+	var keys []kindKey
 	for _, s := range p.spec.ResourceSelectors {
-		k := kindKey(s.APIVersion, s.Kind)
+		k := kindKey{s.APIVersion, s.Kind}
 		if ix.byKind[k] == nil {
 			ix.byKind[k] = map[string]*policy{}
 		}
@@ -185,17 +196,17 @@ func (ix *policyIndex) removeLocked(key string) {
 
 // candidates returns the policies that may select obj: for a namespaced
 // index only those of obj's namespace. Sorted by key for determinism.
-func (ix *policyIndex) candidates(obj *unstructured.Unstructured, namespaced bool) []*policy {
+func (ix *policyIndex) candidates(obj selectable, namespaced bool) []*policy {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []*policy
-	for _, p := range ix.byKind[kindKey(obj.GetAPIVersion(), obj.GetKind())] {
+	for _, p := range ix.byKind[kindKey{obj.GetAPIVersion(), obj.GetKind()}] {
 		if namespaced && p.namespace != obj.GetNamespace() {
 			continue
 		}
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].key() < out[j].key() })
+	slices.SortFunc(out, func(a, b *policy) int { return strings.Compare(a.key(), b.key()) })
 	return out
 }
 
@@ -203,5 +214,5 @@ func (ix *policyIndex) candidates(obj *unstructured.Unstructured, namespaced boo
 func (ix *policyIndex) get(apiVersion, kind, key string) *policy {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return ix.byKind[kindKey(apiVersion, kind)][key]
+	return ix.byKind[kindKey{apiVersion, kind}][key]
 }

@@ -177,15 +177,19 @@ func (d *Detector) derivedBindings(ctx context.Context, p *policy) ([]client.Obj
 // releaseUnselected drops p's claim from templates it no longer selects.
 func (d *Detector) releaseUnselected(ctx context.Context, p *policy, bindings []client.Object) error {
 	for _, b := range bindings {
-		obj, err := d.getTemplate(ctx, templateKeyOf(b))
+		t, err := d.lookupTemplate(ctx, templateKeyOf(b))
 		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if p.implicitPriority(obj) != priorityMisMatch {
+		if p.implicitPriority(t) != priorityMisMatch {
 			continue
+		}
+		obj, err := t.Decode()
+		if err != nil {
+			return err
 		}
 		if err := d.releaseTemplate(ctx, obj, claimMeta{cluster: p.cluster, id: p.id}); err != nil {
 			return err
@@ -208,11 +212,11 @@ func (d *Detector) enqueueBindingTemplate(b client.Object, lazy bool) {
 func (d *Detector) wakeWaiting(ctx context.Context, p *policy) error {
 	var matched []templateKey
 	for _, k := range d.waiting.snapshot() {
-		obj, err := d.getTemplate(ctx, k)
+		t, err := d.lookupTemplate(ctx, k)
 		if err != nil {
 			continue
 		}
-		if p.implicitPriority(obj) != priorityMisMatch {
+		if p.implicitPriority(t) != priorityMisMatch {
 			matched = append(matched, k)
 		}
 	}

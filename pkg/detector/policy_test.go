@@ -53,9 +53,12 @@ func TestImplicitPriority(t *testing.T) {
 		{"invalid selector", policyv1alpha1.ResourceSelector{APIVersion: "apps/v1", Kind: "Deployment", LabelSelector: &metav1.LabelSelector{
 			MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Bogus"}}}}, priorityMisMatch},
 	}
-	for _, c := range cases {
-		if got := selectorPriority(&c.s, obj); got != c.want {
-			t.Errorf("%s: priority %d, want %d", c.name, got, c.want)
+	// Matching reads the cached form of a template as it reads the decoded one.
+	for _, form := range []selectable{obj, cachedCopy(t, obj)} {
+		for _, c := range cases {
+			if got := selectorPriority(&c.s, form); got != c.want {
+				t.Errorf("%T %s: priority %d, want %d", form, c.name, got, c.want)
+			}
 		}
 	}
 	// A PropagationPolicy selects only its own namespace when the selector has none.
@@ -131,7 +134,7 @@ func BenchmarkMatchWith1000UnrelatedPolicies(b *testing.B) {
 			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "v1", Kind: "ConfigMap"}}}})
 	}
 	ix.upsert(pp("default", "deploy", nil, sel("nginx", nil)))
-	obj := deployment("default", "nginx", nil)
+	obj := cachedCopy(b, deployment("default", "nginx", nil)) // templates are matched in their cached form
 	b.ReportAllocs()
 	for b.Loop() {
 		if bestPolicy(ix.candidates(obj, true), obj) == nil {

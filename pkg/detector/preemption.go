@@ -107,11 +107,11 @@ func (d *Detector) preempt(ctx context.Context, obj client.Object, p *policy) er
 // (an unclaimed one is matched by the ordinary template reconcile).
 func (d *Detector) preemptTemplate(ctx context.Context, key templateKey, p *policy) error {
 	logger := log.FromContext(ctx)
-	obj, err := d.preemptionCandidate(ctx, key, p)
-	if err != nil || obj == nil {
+	t, err := d.preemptionCandidate(ctx, key, p)
+	if err != nil || t == nil {
 		return err
 	}
-	ref, claimed := claimRefOf(obj)
+	ref, claimed := claimRefOf(t)
 	if !claimed || ref.refersTo(p) {
 		return nil
 	}
@@ -127,6 +127,10 @@ func (d *Detector) preemptTemplate(ctx context.Context, key templateKey, p *poli
 		logger.V(1).Info("not preempting a policy of equal or higher rank", "claimer", claimer.describe(),
 			"priority", p.priority(), "claimerPriority", claimer.priority())
 		return nil
+	}
+	obj, err := t.Decode()
+	if err != nil {
+		return fmt.Errorf("preempt %s: %w", key, err)
 	}
 	if err := d.reclaim(ctx, obj, p); err != nil {
 		d.recorder.Eventf(obj, "Warning", reasonPreemptFailed, "%s failed to preempt %s: %v", p.describe(), claimer.describe(), err)
@@ -156,7 +160,7 @@ func (d *Detector) reclaim(ctx context.Context, obj *unstructured.Unstructured, 
 // terminating, is propagated by this detector (not skipped, not claimed by
 // another system) and is selected by p. It returns nil without error
 // otherwise.
-func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *policy) (*unstructured.Unstructured, error) {
+func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *policy) (*cachedTemplate, error) {
 	if d.skip.skipped(key.gvk) || d.nsFilter.ignored(key.gvk, key.namespace, key.name) {
 		return nil, nil
 	}
@@ -174,20 +178,20 @@ func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *
 	if r.namespaced != (key.namespace != "") {
 		return nil, nil
 	}
-	obj, err := d.getTemplate(ctx, key)
+	t, err := d.lookupTemplate(ctx, key)
 	if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("preempt %s: get template: %w", key, err)
 	}
-	if obj.GetDeletionTimestamp() != nil || obj.GetLabels()[names.ClaimedByLabel] != "" {
+	if t.DeletionTimestamp != nil || t.Labels[names.ClaimedByLabel] != "" {
 		return nil, nil
 	}
-	if p.implicitPriority(obj) == priorityMisMatch {
+	if p.implicitPriority(t) == priorityMisMatch {
 		return nil, nil
 	}
-	return obj, nil
+	return t, nil
 }
 
 // describe names p the way events do: "PropagationPolicy(ns/name)" or

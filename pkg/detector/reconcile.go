@@ -22,8 +22,9 @@ var (
 
 // reconcileTemplate brings one template's claim and binding in line with
 // the policies: the claiming policy if any, else the best matching one.
+// It decodes the template only to apply a policy to it.
 func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey, lazyChange bool) error {
-	obj, err := d.getTemplate(ctx, key)
+	t, err := d.lookupTemplate(ctx, key)
 	if apierrors.IsNotFound(err) {
 		d.waiting.remove(key)
 		return nil
@@ -31,17 +32,17 @@ func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey, lazyC
 	if err != nil {
 		return err
 	}
-	if obj.GetLabels()[names.ClaimedByLabel] != "" {
+	if t.Labels[names.ClaimedByLabel] != "" {
 		d.waiting.remove(key)
 		return nil
 	}
-	if p, claimed, err := d.claimingPolicy(ctx, obj); claimed {
+	if p, claimed, err := d.claimingPolicy(ctx, t); claimed {
 		if err != nil || p == nil {
 			return err
 		}
-		return d.applyClaimed(ctx, obj, p, lazyChange)
+		return d.applyClaimed(ctx, t, p, lazyChange)
 	}
-	p := d.matchPolicy(obj)
+	p := d.matchPolicy(t)
 	if p == nil {
 		if d.waiting.add(key) {
 			return errNoMatchedPolicy // one rate-limited retry covers a policy arriving together
@@ -52,12 +53,12 @@ func (d *Detector) reconcileTemplate(ctx context.Context, key templateKey, lazyC
 		return err
 	}
 	d.waiting.remove(key)
-	return d.applyPolicy(ctx, obj, p, lazyChange)
+	return d.applyPolicy(ctx, t, p, lazyChange)
 }
 
 // matchPolicy finds the best policy for obj: a PropagationPolicy of its
 // namespace always beats any ClusterPropagationPolicy.
-func (d *Detector) matchPolicy(obj *unstructured.Unstructured) *policy {
+func (d *Detector) matchPolicy(obj selectable) *policy {
 	if obj.GetNamespace() != "" {
 		if p := bestPolicy(d.pps.candidates(obj, true), obj); p != nil {
 			return p
@@ -69,15 +70,19 @@ func (d *Detector) matchPolicy(obj *unstructured.Unstructured) *policy {
 // claimingPolicy returns the policy that claims obj, if its claim metadata
 // says one does. A claim whose policy is gone is cleaned up (nil policy);
 // a terminating policy is an error so the template is retried.
-func (d *Detector) claimingPolicy(ctx context.Context, obj *unstructured.Unstructured) (*policy, bool, error) {
-	ref, ok := claimRefOf(obj)
+func (d *Detector) claimingPolicy(ctx context.Context, t *cachedTemplate) (*policy, bool, error) {
+	ref, ok := claimRefOf(t)
 	if !ok {
 		return nil, false, nil
 	}
 	p, err := d.getPolicy(ctx, ref)
 	switch {
 	case apierrors.IsNotFound(err):
-		return nil, true, d.releaseTemplate(ctx, obj, claimOf(obj))
+		obj, err := t.Decode()
+		if err != nil {
+			return nil, true, err
+		}
+		return nil, true, d.releaseTemplate(ctx, obj, claimOf(t))
 	case err != nil:
 		return nil, true, err
 	case p.deleting:
@@ -105,14 +110,14 @@ func (d *Detector) getPolicy(ctx context.Context, ref claimRef) (*policy, error)
 
 // applyClaimed re-applies the claiming policy unless the template no longer
 // matches it: claims are sticky and released only from the policy side.
-func (d *Detector) applyClaimed(ctx context.Context, obj *unstructured.Unstructured, p *policy, lazyChange bool) error {
-	if p.implicitPriority(obj) == priorityMisMatch {
+func (d *Detector) applyClaimed(ctx context.Context, t *cachedTemplate, p *policy, lazyChange bool) error {
+	if p.implicitPriority(t) == priorityMisMatch {
 		return nil
 	}
 	if err := d.checkDependentOverrides(ctx, p); err != nil {
 		return err
 	}
-	return d.applyPolicy(ctx, obj, p, lazyChange)
+	return d.applyPolicy(ctx, t, p, lazyChange)
 }
 
 // checkDependentOverrides fails until every override the policy depends on exists.
@@ -133,10 +138,14 @@ func (d *Detector) checkDependentOverrides(ctx context.Context, p *policy) error
 	return nil
 }
 
-// applyPolicy claims obj for p and creates or updates its binding.
-func (d *Detector) applyPolicy(ctx context.Context, obj *unstructured.Unstructured, p *policy, lazyChange bool) error {
+// applyPolicy claims the template for p and creates or updates its binding.
+func (d *Detector) applyPolicy(ctx context.Context, t *cachedTemplate, p *policy, lazyChange bool) error {
 	if p.id == "" {
 		return fmt.Errorf("policy %s has no permanent id yet", p.key())
+	}
+	obj, err := t.Decode()
+	if err != nil {
+		return err
 	}
 	claimedObj, err := d.claim(ctx, obj, p)
 	if err != nil {
@@ -159,30 +168,6 @@ func (d *Detector) applyPolicy(ctx context.Context, obj *unstructured.Unstructur
 func (d *Detector) applyFailed(obj *unstructured.Unstructured, p *policy, err error) error {
 	d.recorder.Eventf(obj, "Warning", "ApplyPolicyFailed", "Apply policy(%s) failed: %v", p.key(), err)
 	return err
-}
-
-// getTemplate reads from the informer cache, else from the API server.
-func (d *Detector) getTemplate(ctx context.Context, key templateKey) (*unstructured.Unstructured, error) {
-	r, err := d.templateMapping(key.gvk)
-	if err != nil {
-		return nil, err
-	}
-	if _, watched := d.resourceFor(key.gvk); watched {
-		lister := d.informers.ForResource(r.gvr).Lister()
-		var o interface{}
-		if r.namespaced {
-			o, err = lister.ByNamespace(key.namespace).Get(key.name)
-		} else {
-			o, err = lister.Get(key.name)
-		}
-		if err == nil {
-			return o.(*unstructured.Unstructured).DeepCopy(), nil
-		}
-	}
-	if r.namespaced {
-		return d.dynamic.Resource(r.gvr).Namespace(key.namespace).Get(ctx, key.name, metav1.GetOptions{})
-	}
-	return d.dynamic.Resource(r.gvr).Get(ctx, key.name, metav1.GetOptions{})
 }
 
 // updateTemplate writes obj (a full update) and returns the server's copy.

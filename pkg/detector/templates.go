@@ -17,7 +17,8 @@ type Templates struct{ d *Detector }
 // Templates returns the detector's template reader.
 func (d *Detector) Templates() Templates { return Templates{d: d} }
 
-// Get returns a copy of the template, which the caller may modify.
+// Get returns a copy of the template, which the caller may modify: decoded
+// from the cache, else read from the API server.
 func (t Templates) Get(ctx context.Context, gvk schema.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error) {
 	return t.d.getTemplate(ctx, templateKey{gvk: gvk, namespace: namespace, name: name})
 }
@@ -35,11 +36,11 @@ func (d *Detector) RequeueClaimed() {
 	d.mu.RUnlock()
 	for _, r := range resources {
 		for _, o := range d.informers.ForResource(r.gvr).Informer().GetStore().List() {
-			u, ok := o.(*unstructured.Unstructured)
-			if !ok || (u.GetLabels()[names.PropagationPolicyPermanentIDLabel] == "" && u.GetLabels()[names.ClusterPropagationPolicyPermanentIDLabel] == "") {
+			t, ok := o.(*cachedTemplate)
+			if !ok || (t.Labels[names.PropagationPolicyPermanentIDLabel] == "" && t.Labels[names.ClusterPropagationPolicyPermanentIDLabel] == "") {
 				continue
 			}
-			if k, ok := d.keyOf(u); ok {
+			if k, ok := d.keyOf(t); ok {
 				d.enqueue(k, false)
 			}
 		}

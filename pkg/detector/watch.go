@@ -3,11 +3,9 @@ package detector
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/discovery"
@@ -17,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/compactcache"
 )
 
 // discover registers an informer for every served resource that supports
@@ -47,7 +45,10 @@ func (d *Detector) discover(ctx context.Context) {
 			if d.skip.skipped(gvk) || d.isWatched(gvk) {
 				continue
 			}
-			d.watch(gvk, watchedResource{gvr: gv.WithResource(r.Name), namespaced: r.Namespaced})
+			if err := d.watch(gvk, watchedResource{gvr: gv.WithResource(r.Name), namespaced: r.Namespaced}); err != nil {
+				logger.Error(err, "cannot watch templates")
+				continue
+			}
 			added++
 		}
 	}
@@ -71,37 +72,39 @@ func (d *Detector) resourceFor(gvk schema.GroupVersionKind) (watchedResource, bo
 	return r, ok
 }
 
-func (d *Detector) watch(gvk schema.GroupVersionKind, r watchedResource) {
+func (d *Detector) watch(gvk schema.GroupVersionKind, r watchedResource) error {
+	inf := d.informers.ForResource(r.gvr).Informer()
+	// The cache holds compact templates (cache.go), not decoded objects.
+	if err := inf.SetTransform(templateTransform(gvk)); err != nil {
+		return fmt.Errorf("watch %s: %w", gvk, err)
+	}
 	d.mu.Lock()
 	d.watched[gvk] = r
 	d.mu.Unlock()
-	inf := d.informers.ForResource(r.gvr).Informer()
-	// Keep the cache lean: managedFields are never needed here.
-	_ = inf.SetTransform(stripManagedFields)
-	_, _ = inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	_, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj interface{}) { d.onTemplate(obj, false) },
 		UpdateFunc: d.onTemplateUpdate,
 		DeleteFunc: d.onTemplateDelete,
 	})
+	return err
 }
 
-func stripManagedFields(obj interface{}) (interface{}, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		u.SetManagedFields(nil)
-	}
-	return obj, nil
-}
-
+// keyOf is the queue key of a cached template (or its tombstone).
 func (d *Detector) keyOf(obj interface{}) (templateKey, bool) {
-	u, ok := obj.(*unstructured.Unstructured)
+	t, ok := compactcache.Unwrap[*cachedTemplate](obj)
 	if !ok {
 		return templateKey{}, false
 	}
-	gvk := u.GroupVersionKind()
-	if d.nsFilter.ignored(gvk, u.GetNamespace(), u.GetName()) {
+	return d.templateKey(t.GroupVersionKind(), t.Namespace, t.Name)
+}
+
+// templateKey is the queue key of a template, unless the template is in a
+// namespace the detector ignores.
+func (d *Detector) templateKey(gvk schema.GroupVersionKind, namespace, name string) (templateKey, bool) {
+	if d.nsFilter.ignored(gvk, namespace, name) {
 		return templateKey{}, false
 	}
-	return templateKey{gvk: gvk, namespace: u.GetNamespace(), name: u.GetName()}, true
+	return templateKey{gvk: gvk, namespace: namespace, name: name}, true
 }
 
 func (d *Detector) onTemplate(obj interface{}, lazyChange bool) {
@@ -111,26 +114,26 @@ func (d *Detector) onTemplate(obj interface{}, lazyChange bool) {
 }
 
 // onTemplateUpdate ignores updates that change only status, managedFields
-// or resourceVersion, so Propel's own status writes do not loop back.
+// or resourceVersion, so Propel's own status writes do not loop back. It
+// compares the digests the transform computed, without decoding.
 func (d *Detector) onTemplateUpdate(oldObj, newObj interface{}) {
-	o, ok1 := oldObj.(*unstructured.Unstructured)
-	n, ok2 := newObj.(*unstructured.Unstructured)
+	o, ok1 := oldObj.(*cachedTemplate)
+	n, ok2 := newObj.(*cachedTemplate)
 	if !ok1 || !ok2 {
 		return
 	}
 	if d.isOwnClaim(n) {
 		return
 	}
-	oc, nc := comparable(o), comparable(n)
-	if reflect.DeepEqual(oc.Object, nc.Object) {
+	if o.spec == n.spec {
 		return
 	}
-	d.onTemplate(newObj, onlyKarmadaMetadataChanged(oc, nc))
+	d.onTemplate(newObj, o.user == n.user)
 }
 
 // isOwnClaim reports (once) whether n is exactly the version the detector's
 // own claim wrote.
-func (d *Detector) isOwnClaim(n *unstructured.Unstructured) bool {
+func (d *Detector) isOwnClaim(n *cachedTemplate) bool {
 	k, ok := d.keyOf(n)
 	if !ok {
 		return false
@@ -140,52 +143,14 @@ func (d *Detector) isOwnClaim(n *unstructured.Unstructured) bool {
 		return false
 	}
 	d.ownClaims.Delete(k)
-	return rv == n.GetResourceVersion()
+	return rv == n.ResourceVersion
 }
 
 func (d *Detector) onTemplateDelete(obj interface{}) {
-	if t, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
 	if k, ok := d.keyOf(obj); ok {
 		d.waiting.remove(k)
 		d.ownClaims.Delete(k)
 	}
-}
-
-func comparable(u *unstructured.Unstructured) *unstructured.Unstructured {
-	c := u.DeepCopy()
-	delete(c.Object, "status")
-	c.SetManagedFields(nil)
-	c.SetResourceVersion("")
-	return c
-}
-
-// onlyKarmadaMetadataChanged reports whether the copies also equal each
-// other without generation and every *.karmada.io label and annotation
-// (except the user's skip-auto-propagation label).
-func onlyKarmadaMetadataChanged(o, n *unstructured.Unstructured) bool {
-	strip := func(u *unstructured.Unstructured) map[string]interface{} {
-		c := u.DeepCopy()
-		c.SetGeneration(0)
-		c.SetLabels(withoutKarmadaKeys(c.GetLabels()))
-		c.SetAnnotations(withoutKarmadaKeys(c.GetAnnotations()))
-		return c.Object
-	}
-	return reflect.DeepEqual(strip(o), strip(n))
-}
-
-func withoutKarmadaKeys(m map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		if !strings.Contains(k, ".karmada.io") || k == names.SkipAutoPropagationNamespaceLabel {
-			out[k] = v
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 // watchPolicies keeps the policy indexes current from the manager's cache

@@ -162,7 +162,7 @@ func (c *ClusterInformers) Cached(gvk schema.GroupVersionKind, namespace, name s
 	if co == nil {
 		return nil, true, fmt.Errorf("cluster %s: cache of %s holds %T", c.Cluster(), gvk, item)
 	}
-	u, err := co.decode()
+	u, err := co.Decode()
 	if err != nil {
 		return nil, true, fmt.Errorf("cluster %s: %s: %w", c.Cluster(), gvk, err)
 	}

@@ -70,11 +70,11 @@ func routeTo(hs []EventHandler, cluster string, gvk schema.GroupVersionKind) cac
 		}
 		ev := ObjectEvent{Type: t, Cluster: cluster, GVK: gvk, Work: work}
 		var err error
-		if ev.New, err = obj.decode(); err != nil {
+		if ev.New, err = obj.Decode(); err != nil {
 			return // cannot happen: the cache encoded it
 		}
 		if prev != nil {
-			if ev.Old, err = prev.decode(); err != nil {
+			if ev.Old, err = prev.Decode(); err != nil {
 				return
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	glua "github.com/yuin/gopher-lua"
 )
 
 // ErrLimit is wrapped by every error of a script stopped by a limit (time,
@@ -48,8 +50,11 @@ type budget struct {
 	writer  jsonWriter
 	keys    []string
 	members []member
-	memo    *podMemo
-	lazy    *lazyTables
+	kv      []glua.LValue
+	// tables builds the tables of conversions (see ltable.go).
+	tables *tableBuilder
+	memo   *podMemo
+	lazy   *lazyTables
 
 	// shared with the memory guard
 	mu        sync.Mutex

@@ -84,6 +84,11 @@ func compile(name, source string) (proto *glua.FunctionProto, err error) {
 		}
 		return nil, &CompileError{Name: name, Line: 1, Message: err.Error()}
 	}
+	// The chunk is a vararg function that, for Lua 5.0 compatibility, gets
+	// an "arg" table of its arguments on every run; but the main chunk has
+	// no local of that name (gopher-lua only names it in nested functions),
+	// so the table is unreachable: do not build it.
+	proto.IsVarArg &^= glua.VarArgNeedsArg
 	return proto, nil
 }
 

@@ -12,15 +12,17 @@
 // SHA-256 of its name and text, and runs it on states taken from a bounded
 // pool. A state that raised an error or hit a limit is closed, never reused.
 //
-// Two more things Karmada does not do keep calls cheap without changing any
-// result: objects become Lua tables one level at a time, when the script
-// reaches them (lazy.go), and the native pod-template computations of the
-// kube module are remembered per template content (podmemo.go).
+// Three more things Karmada does not do keep calls cheap without changing
+// any result: objects become Lua tables one level at a time, when the
+// script reaches them (lazy.go); tables known whole (statuses) are built in
+// one go, sharing their key index with the tables of the same shape
+// (ltable.go); and the native pod-template computations of the kube module
+// are remembered per template content (podmemo.go).
 //
 // File map: vm.go (VM, calls), operations.go (entry functions), compile.go
 // (compiling, cache), sandbox.go, stdlib.go, stringlib.go, pattern.go (the
 // sandbox), kube.go, podmemo.go, requirements.go (the kube module and its
-// results), tolua.go, lazy.go, jsonlua.go, numbers.go (Go -> Lua), togo.go,
-// repair.go, decode.go, jsonwriter.go (Lua -> Go), budget.go, guard.go,
-// pool.go, options.go (limits and pooling).
+// results), tolua.go, lazy.go, jsonlua.go, ltable.go, numbers.go (Go ->
+// Lua), togo.go, repair.go, decode.go, jsonwriter.go (Lua -> Go), budget.go,
+// guard.go, pool.go, options.go (limits and pooling).
 package lua

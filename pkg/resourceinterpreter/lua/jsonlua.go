@@ -2,28 +2,39 @@ package lua
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	glua "github.com/yuin/gopher-lua"
 )
 
 // errSlowPath makes jsonToLuaFast give up on input it does not handle
-// (escaped or invalid UTF-8 strings, malformed JSON); encoding/json then
-// decodes it, with the same result where both apply.
+// (invalid UTF-8, malformed JSON); encoding/json then decodes it, with the
+// same result where both apply.
 var errSlowPath = errors.New("json: not handled by the fast decoder")
 
 // jsonToLuaFast decodes JSON straight into Lua tables, without the Go maps
 // and boxed numbers of encoding/json: null members and elements are left
-// out, members are inserted in key order, numbers are float64 as
-// encoding/json parses them.
+// out, of repeated members the last wins, members are inserted in key
+// order, numbers are float64 as encoding/json parses them, escapes are
+// decoded as encoding/json decodes them.
+//
+// On a state with scratch space the input is read in place, not copied:
+// every string that ends up in a table is copied (or interned) by the
+// table builder, so no Lua value refers to data.
 func jsonToLuaFast(L *glua.LState, data []byte) (glua.LValue, error) {
-	p := jsonParser{L: L, s: string(data)}
-	if b := scratchOf(L); b != nil {
+	p := jsonParser{L: L}
+	if b := scratchOf(L); b != nil && b.tables != nil {
+		p.s = unsafe.String(unsafe.SliceData(data), len(data))
 		p.members = b.members[:0]
+		p.tables = b.tables
 		defer func() { b.members = p.members[:0] }()
+	} else {
+		p.s = string(data)
 	}
 	v, err := p.value()
 	if err != nil {
@@ -38,11 +49,15 @@ func jsonToLuaFast(L *glua.LState, data []byte) (glua.LValue, error) {
 
 type jsonParser struct {
 	L *glua.LState
+	// s is the input; with tables set, a view of the caller's bytes.
 	s string
 	i int
 	// members is a stack of (key, value) pairs of the objects being read.
 	members []member
 	depth   int
+	tables  *tableBuilder
+	// buf holds a string while its escapes are decoded.
+	buf []byte
 }
 
 type member struct {
@@ -73,7 +88,13 @@ func (p *jsonParser) value() (glua.LValue, error) {
 		return p.array()
 	case c == '"':
 		s, err := p.str()
-		return glua.LString(s), err
+		if err != nil {
+			return nil, err
+		}
+		if p.tables != nil {
+			return p.tables.str(s), nil
+		}
+		return glua.LString(s), nil
 	case c == 't':
 		return glua.LTrue, p.literal("true")
 	case c == 'f':
@@ -147,19 +168,7 @@ func (p *jsonParser) object() (glua.LValue, error) {
 		}
 		return nil, errSlowPath
 	}
-	ms := p.members[start:]
-	// Later duplicates win, as in encoding/json; the stable sort keeps them last.
-	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	tbl := p.L.CreateTable(0, len(ms))
-	for i, m := range ms {
-		if i+1 < len(ms) && ms[i+1].key == m.key {
-			continue // a later duplicate wins
-		}
-		if m.val != glua.LNil {
-			tbl.RawSetString(m.key, m.val)
-		}
-	}
-	return tbl, nil
+	return p.tables.object(p.members[start:]), nil
 }
 
 func (p *jsonParser) array() (glua.LValue, error) {
@@ -195,25 +204,118 @@ func (p *jsonParser) array() (glua.LValue, error) {
 	}
 }
 
-// str reads a string without escapes, in valid UTF-8.
+// str reads a string. The result may be a view of the input.
 func (p *jsonParser) str() (string, error) {
 	p.i++ // "
 	start := p.i
+	ascii := true
 	for p.i < len(p.s) {
 		switch c := p.s[p.i]; {
 		case c == '"':
 			s := p.s[start:p.i]
 			p.i++
-			if !utf8.ValidString(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return "", errSlowPath
 			}
 			return s, nil
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			return p.escapedStr(start)
+		case c < 0x20:
 			return "", errSlowPath
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 		p.i++
 	}
 	return "", errSlowPath
+}
+
+// escapedStr reads the rest of a string that starts at start and has an
+// escape at p.i, decoding escapes as encoding/json does: a \u escape of a
+// surrogate that does not pair with the next one is U+FFFD.
+func (p *jsonParser) escapedStr(start int) (string, error) {
+	b := append(p.buf[:0], p.s[start:p.i]...)
+	defer func() { p.buf = b[:0] }()
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(b) {
+				return "", errSlowPath
+			}
+			return string(b), nil
+		case c < 0x20:
+			return "", errSlowPath
+		case c != '\\':
+			b = append(b, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.s) {
+			return "", errSlowPath
+		}
+		switch e := p.s[p.i+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := hex4(p.s[p.i+2:])
+			if r < 0 {
+				return "", errSlowPath
+			}
+			p.i += 6
+			if utf16.IsSurrogate(r) {
+				if p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
+					if r2 := hex4(p.s[p.i+2:]); r2 >= 0 {
+						if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
+							p.i += 6
+							b = utf8.AppendRune(b, d)
+							continue
+						}
+					}
+				}
+				r = unicode.ReplacementChar
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default:
+			return "", errSlowPath
+		}
+		p.i += 2
+	}
+	return "", errSlowPath
+}
+
+// hex4 decodes the 4 hex digits s starts with, -1 if it does not.
+func hex4(s string) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 // number reads a JSON number (strict grammar) as float64.
@@ -222,6 +324,8 @@ func (p *jsonParser) number() (glua.LValue, error) {
 	if p.s[p.i] == '-' {
 		p.i++
 	}
+	digits := p.i
+	frac := false
 	switch {
 	case p.i < len(p.s) && p.s[p.i] == '0':
 		p.i++
@@ -231,12 +335,14 @@ func (p *jsonParser) number() (glua.LValue, error) {
 		return nil, errSlowPath
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
+		frac = true
 		p.i++
 		if !p.digits() {
 			return nil, errSlowPath
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		frac = true
 		p.i++
 		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
 			p.i++
@@ -244,6 +350,18 @@ func (p *jsonParser) number() (glua.LValue, error) {
 		if !p.digits() {
 			return nil, errSlowPath
 		}
+	}
+	if !frac && p.i-digits <= 15 {
+		// At most 15 digits: exact in a float64, as ParseFloat gives it.
+		var n int64
+		for _, c := range []byte(p.s[digits:p.i]) {
+			n = n*10 + int64(c-'0')
+		}
+		f := float64(n)
+		if digits > start {
+			f = -f // -0 stays negative zero, as with ParseFloat
+		}
+		return luaNumber(f), nil
 	}
 	f, err := strconv.ParseFloat(p.s[start:p.i], 64)
 	if err != nil {

@@ -275,7 +275,7 @@ func (w *jsonWriter) goObject(m map[string]any, depth int) bool {
 func (w *jsonWriter) goObjectFrom(m map[string]any, depth int, proxy *glua.LTable) bool {
 	start := len(w.keys)
 	for k, v := range m {
-		if v != nil {
+		if v != nil && (proxy == nil || !w.lazy.removed(proxy, k)) {
 			w.keys = append(w.keys, k)
 		}
 	}

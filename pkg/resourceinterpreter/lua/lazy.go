@@ -9,8 +9,11 @@ import (
 // key), and scripts read a few fields. So an object or array is first an
 // empty "proxy" table backed by the Go value, with a shared metatable:
 //   - __index on a string key of an object proxy converts just that member
-//     (a nested object or array becomes a proxy, remembered so that every
-//     read gives the same table);
+//     (a nested object or array becomes a proxy) and stores it in the
+//     proxy, so that later reads find it without a call and every read
+//     gives the same table; the script may then change or remove it like
+//     any member (without the table layout of ltable.go, members are
+//     remembered on the side instead, and only nested tables);
 //   - any other access (__index on other keys, __newindex, __len) fills the
 //     proxy with all its members (reusing the ones handed out) and drops
 //     the metatable, after which it is an ordinary table.
@@ -25,7 +28,9 @@ import (
 // call returns. So a call ends by detaching its unfilled proxies: a script
 // that keeps parts of its arguments in globals finds them empty in later
 // calls (Karmada keeps them; relying on globals across calls is
-// unsupported there too, as calls land on random pooled states).
+// unsupported there too, as calls land on random pooled states). The same
+// goes for the objects of AggregateStatus's items, whose member maps the
+// next calls reuse (ltable.go).
 
 // lazyTables holds a state's proxies and their backing values.
 type lazyTables struct {
@@ -34,12 +39,16 @@ type lazyTables struct {
 	// typed remembers the Go value a proxy was made from (the results of
 	// the kube module), so that a result returned untouched is not decoded.
 	typed map[*glua.LTable]any
-	// children are the nested tables already handed out from unfilled
-	// object proxies (listed in partial), so that reading a member twice
-	// gives the same table and filling the proxy later keeps it.
+	// children are the members already handed out from unfilled object
+	// proxies (listed in partial), so that reading a member twice gives
+	// the same table and filling the proxy later keeps it. With raw, every
+	// member read is stored in the proxy itself, where the script may
+	// change it: children only records that it was handed out.
 	children map[childKey]glua.LValue
+	raw      bool
 	partial  map[*glua.LTable]struct{}
 	keys     []string
+	members  []member
 }
 
 type childKey struct {
@@ -49,6 +58,7 @@ type childKey struct {
 
 func newLazyTables(L *glua.LState) *lazyTables {
 	lz := &lazyTables{
+		raw:      tableLayoutOK,
 		backing:  map[*glua.LTable]any{},
 		typed:    map[*glua.LTable]any{},
 		children: map[childKey]glua.LValue{},
@@ -64,7 +74,7 @@ func newLazyTables(L *glua.LState) *lazyTables {
 
 // proxy returns an unfilled table backed by v, a map[string]any or []any.
 func (lz *lazyTables) proxy(L *glua.LState, v any) *glua.LTable {
-	t := L.CreateTable(0, 0)
+	t := builderOf(L).newTable()
 	t.Metatable = lz.mt
 	lz.backing[t] = v
 	return t
@@ -104,7 +114,7 @@ func (lz *lazyTables) fill(L *glua.LState, t *glua.LTable) {
 	delete(lz.backing, t)
 	delete(lz.typed, t)
 	t.Metatable = glua.LNil
-	c := converter{L: L, lazy: lz, keys: lz.keys[:0]}
+	c := converter{L: L, lazy: lz, keys: lz.keys[:0], members: lz.members[:0], tables: builderOf(L)}
 	if _, ok := lz.partial[t]; ok {
 		c.handedOut = t
 	}
@@ -116,7 +126,7 @@ func (lz *lazyTables) fill(L *glua.LState, t *glua.LTable) {
 		err = c.fillArray(t, m)
 	}
 	delete(lz.partial, t)
-	lz.keys = c.keys[:0]
+	lz.keys, lz.members = c.keys[:0], c.members[:0]
 	if err != nil {
 		L.RaiseError("convert object to Lua: %v", err)
 	}
@@ -148,25 +158,60 @@ func (lz *lazyTables) member(L *glua.LState, t *glua.LTable, key glua.LValue) (g
 	}
 	ck := childKey{t, string(k)}
 	if c, ok := lz.children[ck]; ok {
+		if lz.raw {
+			// Stored in t, so __index runs only when the script removed it.
+			return glua.LNil, true
+		}
 		return c, true
 	}
-	c := converter{L: L, lazy: lz}
+	c := converter{L: L, lazy: lz, tables: builderOf(L)}
 	lv, err := c.value(m[string(k)])
 	if err != nil {
 		L.RaiseError("convert object to Lua: %v", err)
 	}
-	if _, isTable := lv.(*glua.LTable); isTable {
-		lz.children[ck] = lv
-		lz.partial[t] = struct{}{}
-		delete(lz.typed, t) // the child may be changed
+	if lv == glua.LNil {
+		return lv, true
 	}
+	if lz.raw {
+		in := internals(t)
+		if in.strdict == nil {
+			in.strdict = builderOf(L).memberMap(4)
+		}
+		in.strdict[string(k)] = lv
+	} else if _, isTable := lv.(*glua.LTable); !isTable {
+		return lv, true
+	}
+	lz.children[ck] = lv
+	lz.partial[t] = struct{}{}
+	delete(lz.typed, t) // the member may be changed
 	return lv, true
 }
 
-// child returns the table handed out for member k of t, if any.
+// child returns member k of t as the script sees it when it was handed
+// out (ok); LNil when the script removed it since.
 func (lz *lazyTables) child(t *glua.LTable, k string) (glua.LValue, bool) {
 	c, ok := lz.children[childKey{t, k}]
+	if ok && lz.raw {
+		return t.RawGetString(k), true
+	}
 	return c, ok
+}
+
+// removed reports whether member k of t was handed out, then removed by
+// the script.
+func (lz *lazyTables) removed(t *glua.LTable, k string) bool {
+	c, ok := lz.child(t, k)
+	return ok && c == glua.LNil
+}
+
+// clearMembers empties a proxy of the members stored in it (raw); tb,
+// when set, reuses their map.
+func (lz *lazyTables) clearMembers(t *glua.LTable, tb *tableBuilder) {
+	if lz.raw {
+		in := internals(t)
+		tb.recycle(in.strdict)
+		*in = ltable{Metatable: t.Metatable}
+	}
 }
 
 // partialObject returns the backing map of an unfilled proxy some of whose
@@ -202,8 +247,9 @@ func (lz *lazyTables) length(L *glua.LState) int {
 
 // detach turns the unfilled proxies into empty ordinary tables and
 // forgets their backing values.
-func (lz *lazyTables) detach() {
+func (lz *lazyTables) detach(tb *tableBuilder) {
 	for t := range lz.backing {
+		lz.clearMembers(t, tb)
 		t.Metatable = glua.LNil
 	}
 	clear(lz.backing)

@@ -38,6 +38,16 @@ func TestLazyTablesAreInvisible(t *testing.T) {
 		"partialSame": `(function() local n = obj.spec.nested local _ = #obj.spec return n == obj.spec.nested and obj.spec.nested.deep.x end)()`,
 		"replaceKept": `(function() local n = obj.spec.nested obj.spec.nested = {z = 1} return {old = n.deep.x, new = obj.spec.nested.z} end)()`,
 		"scalarOnly":  `(function() local _ = obj.spec.map.a return obj end)()`,
+		// Members read are stored in the proxy: the script changes them there.
+		"rewriteRead":    `(function() local m = obj.spec.map local _ = m.a m.a = 5 return {m.a, m} end)()`,
+		"removeRead":     `(function() local m = obj.spec.map local _ = m.a m.a = nil return {m.a == nil, m, obj.spec} end)()`,
+		"removeReadd":    `(function() local m = obj.spec.map local _ = m.a m.a = nil m.a = 7 return m end)()`,
+		"removeAll":      `(function() local m = obj.spec.map local _ = m.a .. m.b m.a = nil m.b = nil return {m = m, e = next(m) == nil, n = #m} end)()`,
+		"removeNested":   `(function() local s = obj.spec local n = s.nested s.nested = nil return {n.deep.x, s.nested == nil, obj} end)()`,
+		"removeThenLen":  `(function() local s = obj.spec local _ = s.list s.list = nil local k = {} for key in pairs(s) do k[#k + 1] = key end return table.concat(k, ",") end)()`,
+		"replaceRead":    `(function() local s = obj.spec local _ = s.strs s.strs = "x" return {s.strs, obj.spec} end)()`,
+		"readAfterWrite": `(function() local d = obj.spec.nested.deep local x = d.x d.x = x + 1 return {obj.spec.nested.deep.x, obj} end)()`,
+		"nilMember":      `(function() local m = obj.spec.map local c1, c2 = m.c, m.c return {c1 == nil, c2 == nil, m} end)()`,
 	}
 	vm := newVM(t, Options{PoolSize: 1})
 	o := obj(t, lazyFixture)
@@ -133,5 +143,38 @@ func TestLeakedProxiesAreDetached(t *testing.T) {
 	got := mustEval(t, vm, "return {b = filled.b, c = next(unfilled) == nil}")
 	if got != `{"b":7,"c":true}` {
 		t.Errorf("leaked globals: %s", got)
+	}
+}
+
+func TestLazyWriterMatchesEncoderAfterEdits(t *testing.T) {
+	// The JSON writer (typed results, pod-template keys) must see members
+	// read, changed or removed by the script as the encoder does.
+	for _, code := range []string{
+		`local m = obj.spec.map local _ = m.a m.a = nil`,
+		`local m = obj.spec.map local _ = m.a .. m.b m.a = nil m.b = nil`,
+		`local s = obj.spec local _ = s.nested s.nested = nil local _ = s.list s.list = {}`,
+		`local d = obj.spec.nested.deep d.x = 2 local _ = obj.spec.strs`,
+	} {
+		L := sandboxState(t)
+		root, err := objectToLua(L, obj(t, lazyFixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		L.SetGlobal("obj", root)
+		if err := L.DoString(code); err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		tree, err := fromLua(L, root.(*glua.LTable), structShape, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := writerFor(L)
+		w.sorted = true
+		if err := w.writeRoot(root, structShape); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(w.buf), toJSON(t, tree); got != want {
+			t.Errorf("%s:\nwriter  %s\nencoder %s", code, got, want)
+		}
 	}
 }

@@ -122,6 +122,11 @@ const (
 // int64 (unstructured targets).
 func fromLua(L *glua.LState, t *glua.LTable, target shape, ints bool, refs ...map[string]any) (any, error) {
 	enc := &encoder{ints: ints, lazy: lazyOf(L)}
+	if b := scratchOf(L); b != nil {
+		// Reuse the state's member stack.
+		enc.members.kv = b.kv[:0]
+		defer func() { b.kv = enc.members.kv[:0] }()
+	}
 	out, err := enc.value(t)
 	if err != nil {
 		return nil, err

@@ -34,10 +34,26 @@ type kvStack struct {
 }
 
 func (s *kvStack) collect(t *glua.LTable) (start, end int) {
+	start = len(s.kv)
+	if tableLayoutOK {
+		// ForEach boxes every string key again; the key list holds them
+		// boxed already (and every key held, with removed ones).
+		in := internals(t)
+		for i, v := range in.array {
+			if v != glua.LNil {
+				s.kv = append(s.kv, glua.LNumber(i+1), v)
+			}
+		}
+		for _, k := range in.keys {
+			if v := t.RawGetH(k); v != glua.LNil {
+				s.kv = append(s.kv, k, v)
+			}
+		}
+		return start, len(s.kv)
+	}
 	if s.visit == nil {
 		s.visit = s.push
 	}
-	start = len(s.kv)
 	t.ForEach(s.visit)
 	return start, len(s.kv)
 }
@@ -279,6 +295,9 @@ func (e *encoder) partialObject(t *glua.LTable, m map[string]any) (any, error) {
 		}
 		var gv any
 		if child, ok := e.lazy.child(t, k); ok {
+			if child == glua.LNil {
+				continue // removed by the script
+			}
 			gv, err = e.value(child)
 		} else {
 			gv, err = e.goValue(v, len(e.path))

@@ -19,7 +19,7 @@ import (
 
 // toLua converts a JSON-like Go value eagerly.
 func toLua(L *glua.LState, v any) (glua.LValue, error) {
-	c := converter{L: L}
+	c := converter{L: L, tables: builderOf(L)}
 	return c.value(v)
 }
 
@@ -30,6 +30,9 @@ type converter struct {
 	L    *glua.LState
 	lazy *lazyTables
 	keys []string
+	// members stacks the converted members of the maps being filled.
+	members []member
+	tables  *tableBuilder
 	// handedOut is the proxy being filled whose children were read
 	// already: fillObject reuses them.
 	handedOut *glua.LTable
@@ -58,7 +61,11 @@ func (c *converter) value(v any) (glua.LValue, error) {
 		if c.lazy != nil {
 			return c.lazy.proxy(c.L, t), nil
 		}
-		tbl := c.L.CreateTable(0, len(t))
+		hcap := len(t)
+		if c.tables != nil {
+			hcap = 0 // fillObject sizes it
+		}
+		tbl := c.L.CreateTable(0, hcap)
 		return tbl, c.fillObject(tbl, t)
 	case []any:
 		if t == nil {
@@ -87,12 +94,19 @@ func (c *converter) fillObject(tbl *glua.LTable, m map[string]any) error {
 	}
 	defer func() { c.keys = c.keys[:start] }()
 	slices.Sort(c.keys[start:])
+	mstart := len(c.members)
+	defer func() {
+		clear(c.members[mstart:])
+		c.members = c.members[:mstart]
+	}()
 	reuse := c.handedOut == tbl
 	for i, n := 0, len(c.keys)-start; i < n; i++ {
 		k := c.keys[start+i]
 		if reuse {
 			if child, ok := c.lazy.child(tbl, k); ok {
-				tbl.RawSetString(k, child)
+				if child != glua.LNil {
+					c.members = append(c.members, member{k, child})
+				}
 				continue
 			}
 		}
@@ -101,9 +115,13 @@ func (c *converter) fillObject(tbl *glua.LTable, m map[string]any) error {
 			return err
 		}
 		if lv != glua.LNil {
-			tbl.RawSetString(k, lv)
+			c.members = append(c.members, member{k, lv})
 		}
 	}
+	if reuse {
+		c.lazy.clearMembers(tbl, c.tables) // now in c.members
+	}
+	c.tables.setMembers(tbl, c.members[mstart:])
 	return nil
 }
 
@@ -149,7 +167,7 @@ func objectToLua(L *glua.LState, obj *unstructured.Unstructured) (glua.LValue, e
 	if obj == nil || obj.Object == nil {
 		return glua.LNil, nil
 	}
-	c := converter{L: L, lazy: lazyOf(L)}
+	c := converter{L: L, lazy: lazyOf(L), tables: builderOf(L)}
 	return c.value(obj.Object)
 }
 
@@ -157,7 +175,8 @@ func objectToLua(L *glua.LState, obj *unstructured.Unstructured) (glua.LValue, e
 // decodes to: {clusterName, status, applied, appliedMessage, health}, with
 // the omitempty members absent when empty. A nil list is nil. Items and
 // statuses are read whole by aggregation scripts, so they are converted at
-// once (measured faster than proxies here).
+// once (measured faster than proxies here), by the table builder
+// (ltable.go): the statuses of every cluster share one shape.
 func statusItemsToLua(L *glua.LState, items []workv1alpha2.AggregatedStatusItem) (glua.LValue, error) {
 	if items == nil {
 		return glua.LNil, nil
@@ -174,16 +193,19 @@ func statusItemsToLua(L *glua.LState, items []workv1alpha2.AggregatedStatusItem)
 }
 
 func statusItemToLua(L *glua.LState, it *workv1alpha2.AggregatedStatusItem) (glua.LValue, error) {
-	tbl := L.CreateTable(0, 5)
+	// The members in key order, as fillObject would set them.
+	var buf [5]member
+	ms := buf[:0]
+	tb := builderOf(L)
 	if it.AppliedMessage != "" {
-		tbl.RawSetString("appliedMessage", glua.LString(it.AppliedMessage))
+		ms = append(ms, member{"appliedMessage", glua.LString(it.AppliedMessage)})
 	}
 	if it.Applied {
-		tbl.RawSetString("applied", glua.LTrue)
+		ms = append(ms, member{"applied", glua.LTrue})
 	}
-	tbl.RawSetString("clusterName", glua.LString(it.ClusterName))
+	ms = append(ms, member{"clusterName", tb.str(it.ClusterName)})
 	if it.Health != "" {
-		tbl.RawSetString("health", glua.LString(it.Health))
+		ms = append(ms, member{"health", tb.str(string(it.Health))})
 	}
 	if it.Status != nil {
 		status, err := rawToLua(L, it.Status.Raw, it.Status.Object)
@@ -191,21 +213,28 @@ func statusItemToLua(L *glua.LState, it *workv1alpha2.AggregatedStatusItem) (glu
 			return nil, err
 		}
 		if status != glua.LNil {
-			tbl.RawSetString("status", status)
+			ms = append(ms, member{"status", status})
 		}
 	}
-	return tbl, nil
+	return tb.object(ms), nil
 }
 
 // rawToLua converts a RawExtension's content.
 func rawToLua(L *glua.LState, raw []byte, obj any) (glua.LValue, error) {
-	var v any
-	switch {
-	case len(raw) > 0:
+	if len(raw) > 0 {
 		// Statuses are read whole: convert them at once.
 		if lv, err := jsonToLuaFast(L, raw); err == nil {
 			return lv, nil
 		}
+	}
+	return rawToLuaSlow(L, raw, obj)
+}
+
+// rawToLuaSlow converts what jsonToLuaFast does not handle.
+func rawToLuaSlow(L *glua.LState, raw []byte, obj any) (glua.LValue, error) {
+	var v any
+	switch {
+	case len(raw) > 0:
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return nil, fmt.Errorf("decode JSON for Lua: %w", err)
 		}
@@ -218,6 +247,6 @@ func rawToLua(L *glua.LState, raw []byte, obj any) (glua.LValue, error) {
 	default:
 		return glua.LNil, nil
 	}
-	c := converter{L: L, lazy: lazyOf(L)}
+	c := converter{L: L, lazy: lazyOf(L), tables: builderOf(L)}
 	return c.value(v)
 }

@@ -60,6 +60,7 @@ func (vm *VM) newState() (*state, error) {
 	b.memo = vm.memo
 	b.lazy = newLazyTables(L)
 	b.lazy.wrapRawReaders(L)
+	b.tables = newTableBuilder(L)
 	L.SetContext(b)
 	vm.guard.register(b)
 	return &state{L: L, budget: b, guard: vm.guard}, nil
@@ -103,7 +104,8 @@ func (vm *VM) run(ctx context.Context, c *call) (err error) {
 			vm.pool.discard(st)
 			return
 		}
-		st.budget.lazy.detach()
+		st.budget.lazy.detach(st.budget.tables)
+		st.budget.tables.release()
 		st.L.SetTop(0)
 		vm.pool.put(st)
 	}()
