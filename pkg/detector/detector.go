@@ -69,9 +69,11 @@ type Detector struct {
 
 	queue   workqueue.TypedRateLimitingInterface[templateKey]
 	waiting *waitingList
-	lazy    *lazyFlags
-	pps     *policyIndex
-	cpps    *policyIndex
+	// idWaiters holds templates until their policy has a permanent id.
+	idWaiters *idWaiters
+	lazy      *lazyFlags
+	pps       *policyIndex
+	cpps      *policyIndex
 	// ownClaims remembers the resourceVersion of each claim the detector
 	// wrote, so the claim's own update event is not reconciled a second
 	// time: the reconcile that wrote it already handled that state.
@@ -137,10 +139,10 @@ func New(deps Deps, opts Options) (*Detector, error) {
 		watched:   map[schema.GroupVersionKind]watchedResource{},
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[templateKey](),
 			workqueue.TypedRateLimitingQueueConfig[templateKey]{Name: "resource-detector"}),
-		waiting: newWaitingList(),
-		lazy:    &lazyFlags{flags: map[templateKey]bool{}},
-		pps:     newPolicyIndex(),
-		cpps:    newPolicyIndex(),
+		waiting: newWaitingList(), idWaiters: newIDWaiters(),
+		lazy: &lazyFlags{flags: map[templateKey]bool{}},
+		pps:  newPolicyIndex(),
+		cpps: newPolicyIndex(),
 	}, nil
 }
 

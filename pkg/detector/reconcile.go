@@ -141,7 +141,14 @@ func (d *Detector) checkDependentOverrides(ctx context.Context, p *policy) error
 // applyPolicy claims the template for p and creates or updates its binding.
 func (d *Detector) applyPolicy(ctx context.Context, t *cachedTemplate, p *policy, lazyChange bool) error {
 	if p.id == "" {
-		return fmt.Errorf("policy %s has no permanent id yet", p.key())
+		// The policy controller is about to write the id; its arrival in
+		// the policy index requeues the template.
+		k := templateKey{gvk: t.GroupVersionKind(), namespace: t.Namespace, name: t.Name}
+		if !d.idWaiters.park(p.key(), k) {
+			// The id reached the index since p was read: retry.
+			return fmt.Errorf("policy %s has no permanent id yet", p.key())
+		}
+		return nil
 	}
 	obj, err := t.Decode()
 	if err != nil {

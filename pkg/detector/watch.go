@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/discovery"
 	toolscache "k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -157,11 +156,11 @@ func (d *Detector) onTemplateDelete(obj interface{}) {
 // and waits until they are complete, so no template is matched against a
 // partial view.
 func (d *Detector) watchPolicies(ctx context.Context) error {
-	ppSynced, err := indexPolicies(ctx, d.cache, &policyv1alpha1.PropagationPolicy{}, d.pps, fromPP)
+	ppSynced, err := indexPolicies(ctx, d, &policyv1alpha1.PropagationPolicy{}, d.pps, fromPP)
 	if err != nil {
 		return err
 	}
-	cppSynced, err := indexPolicies(ctx, d.cache, &policyv1alpha1.ClusterPropagationPolicy{}, d.cpps, fromCPP)
+	cppSynced, err := indexPolicies(ctx, d, &policyv1alpha1.ClusterPropagationPolicy{}, d.cpps, fromCPP)
 	if err != nil {
 		return err
 	}
@@ -171,14 +170,29 @@ func (d *Detector) watchPolicies(ctx context.Context) error {
 	return nil
 }
 
-func indexPolicies[T client.Object](ctx context.Context, informers cache.Informers, obj T, ix *policyIndex, convert func(T) *policy) (toolscache.InformerSynced, error) {
+// indexPolicies keeps ix in line with the policies of obj's kind, waking
+// the templates that waited for a policy's permanent id.
+func indexPolicies[T client.Object](ctx context.Context, d *Detector, obj T, ix *policyIndex, convert func(T) *policy) (toolscache.InformerSynced, error) {
+	informers := d.cache
+	onID := func(p *policy) {
+		for _, k := range d.idWaiters.idKnown(p.key()) {
+			d.enqueue(k, false)
+		}
+	}
+	onDelete := d.idWaiters.forget
 	inf, err := informers.GetInformer(ctx, obj)
 	if err != nil {
 		return nil, fmt.Errorf("watch %T: %w", obj, err)
 	}
 	upsert := func(o interface{}) {
-		if p, ok := o.(T); ok {
-			ix.upsert(convert(p))
+		if obj, ok := o.(T); ok {
+			p := convert(obj)
+			ix.upsert(p)
+			if p.id != "" {
+				onID(p)
+			} else {
+				d.idWaiters.idLost(p.key())
+			}
 		}
 	}
 	reg, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
@@ -190,6 +204,7 @@ func indexPolicies[T client.Object](ctx context.Context, informers cache.Informe
 			}
 			if p, ok := o.(T); ok {
 				ix.remove(p.GetNamespace() + "/" + p.GetName())
+				onDelete(p.GetNamespace() + "/" + p.GetName())
 			}
 		},
 	})
