@@ -9,8 +9,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/propel-mc/propel/pkg/apis"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/test/harness"
 )
@@ -24,7 +26,13 @@ const ceilingNamespace = "bench-ceiling"
 // the binding controller's default concurrency (5 workers x 3 clusters):
 // the API server's own limit on this machine, to compare the binding
 // stage with. Run it with the controller manager stopped.
-func apiCeiling(ctx context.Context, c client.Client, concurrency int) (int, time.Duration, error) {
+func apiCeiling(ctx context.Context, cfg *rest.Config, concurrency int) (int, time.Duration, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS = -1 // no client-side rate limit: the API server is what is measured
+	c, err := client.New(cfg, client.Options{Scheme: apis.Scheme})
+	if err != nil {
+		return 0, 0, err
+	}
 	var works workv1alpha1.WorkList
 	if err := c.List(ctx, &works); err != nil {
 		return 0, 0, err
@@ -47,6 +55,6 @@ func apiCeiling(ctx context.Context, c client.Client, concurrency int) (int, tim
 	}
 	fmt.Fprintf(os.Stderr, "bench: API ceiling: creating %d Works with a plain client, %d at a time\n", len(copies), concurrency)
 	start := time.Now()
-	err := harness.CreateConcurrently(ctx, c, concurrency, copies)
+	err = harness.CreateConcurrently(ctx, c, concurrency, copies)
 	return len(copies), time.Since(start), err
 }

@@ -146,7 +146,7 @@ func run(cfg config) error {
 	r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
 	if cfg.bindingStage {
 		cm.Stop()
-		if r.ceilingWorks, r.ceilingTime, err = apiCeiling(ctx, env.Client, 15); err != nil {
+		if r.ceilingWorks, r.ceilingTime, err = apiCeiling(ctx, env.ControlPlane.Config, 15); err != nil {
 			return fmt.Errorf("API ceiling: %w", err)
 		}
 	}
