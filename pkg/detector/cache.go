@@ -47,6 +47,11 @@ func (t *cachedTemplate) GroupVersionKind() schema.GroupVersionKind {
 	return schema.FromAPIVersionAndKind(t.apiVersion, t.kind)
 }
 
+// key is the template's queue key.
+func (t *cachedTemplate) key() templateKey {
+	return templateKey{gvk: t.GroupVersionKind(), namespace: t.Namespace, name: t.Name}
+}
+
 // templateTransform is the transform of the informer of gvk's templates.
 // Templates of that kind share its apiVersion and kind strings.
 func templateTransform(gvk schema.GroupVersionKind) toolscache.TransformFunc {

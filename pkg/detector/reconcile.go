@@ -143,8 +143,7 @@ func (d *Detector) applyPolicy(ctx context.Context, t *cachedTemplate, p *policy
 	if p.id == "" {
 		// The policy controller is about to write the id; its arrival in
 		// the policy index requeues the template.
-		k := templateKey{gvk: t.GroupVersionKind(), namespace: t.Namespace, name: t.Name}
-		if !d.idWaiters.park(p.key(), k) {
+		if !d.idWaiters.park(p.key(), t.key()) {
 			// The id reached the index since p was read: retry.
 			return fmt.Errorf("policy %s has no permanent id yet", p.key())
 		}
