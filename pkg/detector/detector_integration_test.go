@@ -28,6 +28,7 @@ import (
 	"github.com/propel-mc/propel/pkg/apis"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -185,8 +186,8 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 
 	// A reconcile of the unchanged template writes nothing.
 	before = writes.Load()
-	if err := det.reconcileTemplate(ctx, templateKey{gvk: appsv1.SchemeGroupVersion.WithKind("Deployment"), namespace: "default", name: "nginx"}, false); err != nil {
-		t.Fatal(err)
+	if res, err := det.templates.Reconcile(ctx, templatecache.Key{GVK: appsv1.SchemeGroupVersion.WithKind("Deployment"), Namespace: "default", Name: "nginx"}); err != nil || res.RequeueAfter != 0 {
+		t.Fatalf("reconcile of an unchanged template: %+v, %v", res, err)
 	}
 	if got := writes.Load() - before; got != 0 {
 		t.Errorf("reconcile of an unchanged template wrote %d times", got)

@@ -1,10 +1,15 @@
-// Package detector owns the ResourceDetector: it watches every served
+// Package detector assembles the ResourceDetector: it watches every served
 // resource of the control plane, matches each resource template against
 // PropagationPolicies and ClusterPropagationPolicies, claims the template
 // with Karmada's labels and annotations, and creates or updates its
-// ResourceBinding or ClusterResourceBinding (replicas and requirements from
-// the resource interpreter). It also runs the policy side: permanent ids,
-// releasing templates a policy no longer selects, cleanup on deletion, and
-// (feature gate PropagationPolicyPreemption) preemption: a policy with
-// `preemption: Always` re-claims the templates it names from weaker policies.
+// ResourceBinding or ClusterResourceBinding. The work is split by job:
+//
+//   - templatecache: the compact template informers and template reads/writes
+//   - policyindex: the policy view, matching rules, GVK index and claims
+//   - templatecontroller: the template controller (claims and bindings)
+//   - policycontroller: PropagationPolicy and ClusterPropagationPolicy controllers
+//   - preemption: preemption (feature gate PropagationPolicyPreemption)
+//
+// This package only wires them together and serves templates to other
+// controllers (Templates).
 package detector

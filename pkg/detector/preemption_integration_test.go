@@ -19,6 +19,7 @@ import (
 	"github.com/propel-mc/propel/pkg/apis"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/detector/preemption"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -244,11 +245,11 @@ func TestPreemption(t *testing.T) {
 		low := p.createPP("pp-low", preemptionSpec("pp-vs-pp", "member1", 1, policyv1alpha1.PreemptNever))
 		p.create(configMap("pp-vs-pp", nil))
 		p.waitClaim("pp-vs-pp", claim{policy: "pp-low", id: p.policyID(low), bindingCluster: "member1"})
-		p.noEvent("ConfigMap", "pp-vs-pp", reasonPreemptSucceed)
+		p.noEvent("ConfigMap", "pp-vs-pp", preemption.ReasonPreemptSucceed)
 
 		high := p.createPP("pp-high", preemptionSpec("pp-vs-pp", "member2", 2, policyv1alpha1.PreemptAlways))
 		p.waitClaim("pp-vs-pp", claim{policy: "pp-high", id: p.policyID(high), bindingCluster: "member2"})
-		p.waitEvent("ConfigMap", "pp-vs-pp", reasonPreemptSucceed,
+		p.waitEvent("ConfigMap", "pp-vs-pp", preemption.ReasonPreemptSucceed,
 			"PropagationPolicy(default/pp-high) preempted PropagationPolicy(default/pp-low)")
 	})
 
@@ -261,7 +262,7 @@ func TestPreemption(t *testing.T) {
 		p.policyID(p.createPP("eq-same", preemptionSpec("eq", "member2", 5, policyv1alpha1.PreemptAlways)))
 		p.policyID(p.createPP("eq-higher-never", preemptionSpec("eq", "member3", 9, policyv1alpha1.PreemptNever)))
 		p.keepsClaim("eq", want)
-		p.noEvent("ConfigMap", "eq", reasonPreemptSucceed)
+		p.noEvent("ConfigMap", "eq", preemption.ReasonPreemptSucceed)
 	})
 
 	t.Run("PPPreemptsCPP", func(t *testing.T) {
@@ -274,7 +275,7 @@ func TestPreemption(t *testing.T) {
 		// the priorities; the CPP claim keys go from template and binding.
 		pp := p.createPP("pp-over-cpp", preemptionSpec("pp-vs-cpp", "member2", -1, policyv1alpha1.PreemptAlways))
 		p.waitClaim("pp-vs-cpp", claim{policy: "pp-over-cpp", id: p.policyID(pp), bindingCluster: "member2"})
-		p.waitEvent("ConfigMap", "pp-vs-cpp", reasonPreemptSucceed,
+		p.waitEvent("ConfigMap", "pp-vs-cpp", preemption.ReasonPreemptSucceed,
 			"PropagationPolicy(default/pp-over-cpp) preempted ClusterPropagationPolicy(cpp-preempted)")
 	})
 
@@ -286,7 +287,7 @@ func TestPreemption(t *testing.T) {
 		p.waitClaim("cpp-vs-pp", want)
 		p.policyID(p.createCPP("cpp-strong", preemptionSpec("cpp-vs-pp", "member2", 1000, policyv1alpha1.PreemptAlways)))
 		p.keepsClaim("cpp-vs-pp", want)
-		p.noEvent("ConfigMap", "cpp-vs-pp", reasonPreemptSucceed)
+		p.noEvent("ConfigMap", "cpp-vs-pp", preemption.ReasonPreemptSucceed)
 	})
 
 	t.Run("CPPPreemptsLowerPriorityCPP", func(t *testing.T) {
@@ -296,7 +297,7 @@ func TestPreemption(t *testing.T) {
 		p.waitClaim("cpp-vs-cpp", claim{policy: "cpp-low", id: p.policyID(low), cluster: true, bindingCluster: "member1"})
 		high := p.createCPP("cpp-high", preemptionSpec("cpp-vs-cpp", "member2", 2, policyv1alpha1.PreemptAlways))
 		p.waitClaim("cpp-vs-cpp", claim{policy: "cpp-high", id: p.policyID(high), cluster: true, bindingCluster: "member2"})
-		p.waitEvent("ConfigMap", "cpp-vs-cpp", reasonPreemptSucceed,
+		p.waitEvent("ConfigMap", "cpp-vs-cpp", preemption.ReasonPreemptSucceed,
 			"ClusterPropagationPolicy(cpp-high) preempted ClusterPropagationPolicy(cpp-low)")
 	})
 
@@ -332,7 +333,7 @@ func TestPreemption(t *testing.T) {
 		spec := preemptionSpec("unnamed", "member2", 9, policyv1alpha1.PreemptAlways)
 		spec.ResourceSelectors = append(spec.ResourceSelectors, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "Secret"})
 		p.createPP("unnamed-high", spec)
-		p.waitEvent("PropagationPolicy", "unnamed-high", reasonPreemptFailed, "resourceSelectors[1] has none")
+		p.waitEvent("PropagationPolicy", "unnamed-high", preemption.ReasonPreemptFailed, "resourceSelectors[1] has none")
 		p.keepsClaim("unnamed", want)
 	})
 }
@@ -348,5 +349,5 @@ func TestPreemptionNeedsFeatureGate(t *testing.T) {
 	p.waitClaim("gate-off", want)
 	p.policyID(p.createPP("gate-off-high", preemptionSpec("gate-off", "member2", 10, policyv1alpha1.PreemptAlways)))
 	p.keepsClaim("gate-off", want)
-	p.noEvent("ConfigMap", "gate-off", reasonPreemptSucceed)
+	p.noEvent("ConfigMap", "gate-off", preemption.ReasonPreemptSucceed)
 }

@@ -1,41 +1,42 @@
-package detector
+package templatecontroller
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/google/uuid"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
 // ensureBinding creates or updates the template's binding from policy p and
 // reports whether it wrote anything. Only the fields the detector owns are
 // overwritten; scheduling results and status are never touched.
-func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy) (bool, error) {
-	desired, err := d.desiredSpec(ctx, obj, p)
+func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy) (bool, error) {
+	desired, err := r.desiredSpec(ctx, obj, p)
 	if err != nil {
 		return false, err
 	}
-	existing, err := d.getBinding(ctx, obj)
+	existing, err := r.getBinding(ctx, obj)
 	if apierrors.IsNotFound(err) {
 		// Not in the cache: almost always a new binding, so create it
 		// without a read first. Only a cache lagging behind a binding
-		// created moments ago costs a failed create and a read.
-		created, err := d.createBinding(ctx, obj, p, existing.DeepCopyObject().(client.Object), desired)
-		if !apierrors.IsAlreadyExists(err) || d.apiReader == nil {
-			return created, err
+		// created moments ago costs a failed create and a read, whose
+		// result (or error) replaces the cache's NotFound.
+		created, createErr := r.createBinding(ctx, obj, p, existing.DeepCopyObject().(client.Object), desired)
+		if !apierrors.IsAlreadyExists(createErr) || r.apiReader == nil {
+			return created, createErr
 		}
-		err = d.apiReader.Get(ctx, client.ObjectKeyFromObject(existing), existing)
+		if err = r.apiReader.Get(ctx, client.ObjectKeyFromObject(existing), existing); err != nil {
+			err = fmt.Errorf("read binding %s after a create conflict: %w", existing.GetName(), err)
+		}
 	}
 	if err != nil {
 		return false, err
@@ -45,11 +46,11 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	}
 	updated := existing.DeepCopyObject().(client.Object)
 	setBindingMeta(updated, obj, p)
-	mergeSpec(specOf(updated), desired)
+	mergeSpec(SpecOf(updated), desired)
 	if equality.Semantic.DeepEqual(existing, updated) {
 		return false, nil
 	}
-	if err := d.client.Update(ctx, updated); err != nil {
+	if err := r.client.Update(ctx, updated); err != nil {
 		return false, fmt.Errorf("update binding %s: %w", updated.GetName(), err)
 	}
 	return true, nil
@@ -57,50 +58,20 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 
 // createBinding creates b as the template's binding and reports whether it
 // did; an AlreadyExists error is returned unwrapped-compatible (%w).
-func (d *Detector) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
+func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
 	b.SetNamespace(obj.GetNamespace())
 	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
 	setBindingMeta(b, obj, p)
-	*specOf(b) = *desired
-	if err := d.client.Create(ctx, b); err != nil {
+	*SpecOf(b) = *desired
+	if err := r.client.Create(ctx, b); err != nil {
 		return false, fmt.Errorf("create binding %s: %w", b.GetName(), err)
 	}
 	return true, nil
 }
 
-// setBindingMeta merges the claim, the binding's permanent id, the
-// controller reference to the template and the finalizer into b.
-func setBindingMeta(b client.Object, obj *unstructured.Unstructured, p *policy) {
-	setClaim(b, p)
-	idLabel, finalizer := names.ResourceBindingPermanentIDLabel, names.BindingControllerFinalizer
-	if _, ok := b.(*workv1alpha2.ClusterResourceBinding); ok {
-		idLabel, finalizer = names.ClusterResourceBindingPermanentIDLabel, names.ClusterResourceBindingControllerFinalizer
-	}
-	if b.GetLabels()[idLabel] == "" {
-		labels := b.GetLabels()
-		labels[idLabel] = uuid.NewString()
-		b.SetLabels(labels)
-	}
-	controllerutil.AddFinalizer(b, finalizer)
-	b.SetOwnerReferences([]metav1.OwnerReference{{
-		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
-		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-	}})
-}
-
-func specOf(b client.Object) *workv1alpha2.ResourceBindingSpec {
-	switch t := b.(type) {
-	case *workv1alpha2.ResourceBinding:
-		return &t.Spec
-	case *workv1alpha2.ClusterResourceBinding:
-		return &t.Spec
-	}
-	panic(fmt.Sprintf("not a binding: %T", b))
-}
-
 // desiredSpec is the part of the binding spec the detector owns.
-func (d *Detector) desiredSpec(ctx context.Context, obj *unstructured.Unstructured, p *policy) (*workv1alpha2.ResourceBindingSpec, error) {
-	ps := withWebhookDefaults(p.spec)
+func (r *Reconciler) desiredSpec(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy) (*workv1alpha2.ResourceBindingSpec, error) {
+	ps := withWebhookDefaults(p.Spec)
 	spec := &workv1alpha2.ResourceBindingSpec{
 		Resource: workv1alpha2.ObjectReference{
 			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
@@ -119,10 +90,10 @@ func (d *Detector) desiredSpec(ctx context.Context, obj *unstructured.Unstructur
 	if ps.Suspension != nil {
 		spec.Suspension = &workv1alpha2.Suspension{Suspension: *ps.Suspension}
 	}
-	if d.interpreter.HookEnabled(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
-		replicas, reqs, err := d.interpreter.GetReplicas(ctx, obj)
+	if r.interpreter.HookEnabled(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
+		replicas, reqs, err := r.interpreter.GetReplicas(ctx, obj)
 		if err != nil {
-			return nil, fmt.Errorf("interpret replicas: %w", err)
+			return nil, &interpreterError{op: configv1alpha1.InterpreterOperationInterpretReplica, err: err}
 		}
 		spec.Replicas, spec.ReplicaRequirements = replicas, reqs
 	}

@@ -1,81 +1,18 @@
-package detector
+package templatecontroller
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
-	"unsafe"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
+	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/detector/templatecache/templatetest"
 	"github.com/propel-mc/propel/pkg/names"
 )
-
-// cachedCopy is u as the template informers cache it; u is left alone.
-func cachedCopy(tb testing.TB, u *unstructured.Unstructured) *cachedTemplate {
-	tb.Helper()
-	t, err := compactTemplate(u.DeepCopy())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
-
-func TestCompactTemplate(t *testing.T) {
-	u := decodedDeployment(t, "web")
-	setAnnotation(u, "kubectl.kubernetes.io/last-applied-configuration", strings.Repeat("x", 1000))
-	now := metav1.Now()
-	u.SetDeletionTimestamp(&now)
-	_ = unstructured.SetNestedField(u.Object, 0.5, "spec", "ratio")
-	c := cachedCopy(t, u)
-
-	if c.Name != "web" || c.Namespace != "default" || c.ResourceVersion != "123456" || c.GetAPIVersion() != "apps/v1" || c.GetKind() != "Deployment" ||
-		c.GroupVersionKind() != (schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}) || c.DeletionTimestamp == nil {
-		t.Errorf("metadata %+v %s %s", c.ObjectMeta, c.apiVersion, c.kind)
-	}
-	if !reflect.DeepEqual(c.Labels, u.GetLabels()) {
-		t.Errorf("labels %v", c.Labels)
-	}
-	if want := map[string]string{names.PropagationPolicyNameAnnotation: "bench", names.PropagationPolicyNamespaceAnnotation: "default"}; !reflect.DeepEqual(c.Annotations, want) {
-		t.Errorf("annotations %v, want only Karmada's", c.Annotations)
-	}
-	if ref, ok := claimRefOf(c); !ok || ref != (claimRef{namespace: "default", name: "bench"}) {
-		t.Errorf("claim %+v %v", ref, ok)
-	}
-
-	back, err := c.Decode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := u.DeepCopy()
-	want.SetManagedFields(nil)
-	if !reflect.DeepEqual(back.Object, want.Object) {
-		t.Fatalf("round trip (status and all annotations kept, int64 stays int64, float64 float64):\n got %#v\nwant %#v", back.Object, want.Object)
-	}
-	if r, _, _ := unstructured.NestedInt64(back.Object, "spec", "replicas"); r != 2 {
-		t.Errorf("replicas %v", back.Object["spec"])
-	}
-	back.SetLabels(nil)
-	if again, _ := c.Decode(); len(again.GetLabels()) == 0 {
-		t.Error("decoded copies share state with the cache")
-	}
-}
-
-func TestTemplateTransformSharesKindStrings(t *testing.T) {
-	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
-	tr := templateTransform(gvk)
-	a, _ := tr(decodedDeployment(t, "a"))
-	b, _ := tr(decodedDeployment(t, "b"))
-	if unsafe.StringData(a.(*cachedTemplate).apiVersion) != unsafe.StringData(b.(*cachedTemplate).apiVersion) {
-		t.Error("each template holds its own apiVersion string")
-	}
-	if again, _ := tr(a); again != a {
-		t.Error("a cached template must pass the transform unchanged")
-	}
-}
 
 // changes are template updates and what the update handler must make of
 // them (TestTemplateUpdateFilter checks the table against oldDecision too).
@@ -170,18 +107,15 @@ func oldDecision(o, n *unstructured.Unstructured) (ignored, lazy bool) {
 }
 
 func TestTemplateUpdateFilter(t *testing.T) {
-	d, err := New(Deps{}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := newTestReconciler(t)
 	for _, c := range changes {
-		o := decodedDeployment(t, "web")
-		n := decodedDeployment(t, "web")
+		o := templatetest.DecodedDeployment(t, "web")
+		n := templatetest.DecodedDeployment(t, "web")
 		c.change(n)
 		if ignored, lazy := oldDecision(o, n); ignored != c.ignored || lazy != c.lazy {
 			t.Fatalf("%s: the table says ignored=%v lazy=%v, section 2.2 ignored=%v lazy=%v", c.name, c.ignored, c.lazy, ignored, lazy)
 		}
-		d.onTemplateUpdate(cachedCopy(t, o), cachedCopy(t, n))
+		d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, n))
 		if got := d.queue.Len() == 0; got != c.ignored {
 			t.Errorf("%s: ignored=%v, want %v", c.name, got, c.ignored)
 			continue
@@ -199,65 +133,59 @@ func TestTemplateUpdateFilter(t *testing.T) {
 }
 
 func TestOwnClaimEventSkippedOnce(t *testing.T) {
-	d, err := New(Deps{}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := decodedDeployment(t, "web")
-	n := decodedDeployment(t, "web")
+	d := newTestReconciler(t)
+	o := templatetest.DecodedDeployment(t, "web")
+	n := templatetest.DecodedDeployment(t, "web")
 	setLabel(n, names.PropagationPolicyPermanentIDLabel, "new")
 	n.SetResourceVersion("200")
-	k := templateKey{gvk: n.GroupVersionKind(), namespace: "default", name: "web"}
-	d.ownClaims.Store(k, "200")
-	d.onTemplateUpdate(cachedCopy(t, o), cachedCopy(t, n))
+	k := Key{GVK: n.GroupVersionKind(), Namespace: "default", Name: "web"}
+	d.ownClaims.wrote(k, "200")
+	d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, n))
 	if d.queue.Len() != 0 {
 		t.Fatal("the detector's own claim was reconciled again")
 	}
-	d.onTemplateUpdate(cachedCopy(t, o), cachedCopy(t, n))
+	d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, n))
 	if d.queue.Len() != 1 {
 		t.Fatal("the own-claim mark outlived its event")
 	}
 }
 
-// TestTemplatesFromCache reads templates through a (not started) informer
-// filled the way its watch would.
-func TestTemplatesFromCache(t *testing.T) {
-	d, err := New(Deps{}, Options{})
+// TestRequeueClaimed: only claimed templates are requeued when the
+// interpreter's configuration changes.
+func TestRequeueClaimed(t *testing.T) {
+	d := newTestReconciler(t)
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	inf, err := d.templates.Watch(gvk, templatecache.Resource{GVR: gvk.GroupVersion().WithResource("deployments"), Namespaced: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
-	if err := d.watch(gvk, watchedResource{gvr: gvk.GroupVersion().WithResource("deployments"), namespaced: true}); err != nil {
-		t.Fatal(err)
-	}
-	store := d.informers.ForResource(gvk.GroupVersion().WithResource("deployments")).Informer().GetStore()
-	unclaimed := decodedDeployment(t, "unclaimed")
+	unclaimed := templatetest.DecodedDeployment(t, "unclaimed")
 	unclaimed.SetLabels(map[string]string{"app": "x"})
-	for _, u := range []*unstructured.Unstructured{decodedDeployment(t, "claimed"), unclaimed} {
-		obj, err := templateTransform(gvk)(u)
+	for _, u := range []*unstructured.Unstructured{templatetest.DecodedDeployment(t, "claimed"), unclaimed} {
+		obj, err := templatecache.Transform(gvk)(u)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := store.Add(obj); err != nil {
+		if err := inf.GetStore().Add(obj); err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, err := d.Templates().Get(context.Background(), gvk, "default", "claimed")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.GetName() != "claimed" || got.Object["status"] == nil {
-		t.Fatalf("got %v", got.Object)
-	}
-	unstructured.RemoveNestedField(got.Object, "spec")
-	if again, _ := d.Templates().Get(context.Background(), gvk, "default", "claimed"); again.Object["spec"] == nil {
-		t.Error("Get returned state shared with the cache")
 	}
 	d.RequeueClaimed()
 	if d.queue.Len() != 1 {
 		t.Fatalf("requeued %d templates, want only the claimed one", d.queue.Len())
 	}
-	if k, _ := d.queue.Get(); k.name != "claimed" {
+	if k, _ := d.queue.Get(); k.Name != "claimed" {
 		t.Errorf("requeued %s", k)
 	}
+}
+
+// newTestReconciler is a template controller over an empty, unstarted
+// template cache, without API clients.
+func newTestReconciler(tb testing.TB) *Reconciler {
+	tb.Helper()
+	c, err := templatecache.New(nil, nil, nil, templatecache.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return New(Deps{Templates: c, Policies: policyindex.New()}, Options{})
 }

@@ -1,4 +1,4 @@
-package detector
+package preemption
 
 import (
 	"context"
@@ -11,37 +11,41 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
+	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
-// Preemption (feature gate PropagationPolicyPreemption): a policy with
-// `preemption: Always` re-claims the templates its selectors name when they
-// are claimed by a weaker policy. Only the template's claim is rewritten;
-// its update event then makes the template reconcile apply the new policy
-// to the binding (placement, claim labels), exactly as for a first claim.
+// Preemptor runs preemption for the policy controller.
+type Preemptor struct {
+	client    client.Client
+	templates *templatecache.Cache
+	recorder  record.EventRecorder
+}
 
-// Event reasons on the template (Karmada's).
-const (
-	reasonPreemptSucceed = "PreemptPolicySucceed"
-	reasonPreemptFailed  = "PreemptPolicyFailed"
-)
+// New returns the preemption phase of the policy controller.
+func New(c client.Client, templates *templatecache.Cache, recorder record.EventRecorder) *Preemptor {
+	return &Preemptor{client: c, templates: templates, recorder: recorder}
+}
 
 // mayPreempt says whether preemptor may take a template claimed by claimer:
 // a PropagationPolicy takes it from any ClusterPropagationPolicy and from a
 // PropagationPolicy of strictly lower priority; a ClusterPropagationPolicy
 // only from a ClusterPropagationPolicy of strictly lower priority.
-func mayPreempt(preemptor, claimer *policy) bool {
-	if preemptor.cluster != claimer.cluster {
-		return !preemptor.cluster
+func mayPreempt(preemptor, claimer *policyindex.Policy) bool {
+	if preemptor.Cluster != claimer.Cluster {
+		return !preemptor.Cluster
 	}
-	return preemptor.priority() > claimer.priority()
+	return preemptor.Priority() > claimer.Priority()
 }
 
 // unnamedSelector returns the index of the first selector without a name.
@@ -60,42 +64,43 @@ func unnamedSelector(spec *policyv1alpha1.PropagationSpec) (int, bool) {
 // PropagationPolicy selector without a namespace means the policy's own;
 // one naming another namespace selects nothing (PropagationPolicies only
 // claim templates of their namespace).
-func preemptionTarget(p *policy, s policyv1alpha1.ResourceSelector) (templateKey, bool) {
+func preemptionTarget(p *policyindex.Policy, s policyv1alpha1.ResourceSelector) (templatecache.Key, bool) {
 	gv, err := schema.ParseGroupVersion(s.APIVersion)
 	if err != nil || s.Name == "" {
-		return templateKey{}, false
+		return templatecache.Key{}, false
 	}
 	ns := s.Namespace
-	if !p.cluster {
-		if ns != "" && ns != p.namespace {
-			return templateKey{}, false
+	if !p.Cluster {
+		if ns != "" && ns != p.Namespace {
+			return templatecache.Key{}, false
 		}
-		ns = p.namespace
+		ns = p.Namespace
 	}
-	return templateKey{gvk: gv.WithKind(s.Kind), namespace: ns, name: s.Name}, true
+	return templatecache.Key{GVK: gv.WithKind(s.Kind), Namespace: ns, Name: s.Name}, true
 }
 
-// preempt runs preemption for p when the gate is on and p asks for it.
+// Preempt runs preemption for p when p asks for it (the gate is on when a
+// Preemptor exists).
 // obj is the policy object, which gets a warning event when a selector has
 // no name. Errors of single templates are joined; the others still run.
-func (d *Detector) preempt(ctx context.Context, obj client.Object, p *policy) error {
-	if !d.opts.PropagationPolicyPreemption || p.spec.Preemption != policyv1alpha1.PreemptAlways {
+func (pr *Preemptor) Preempt(ctx context.Context, obj client.Object, p *policyindex.Policy) error {
+	if p.Spec.Preemption != policyv1alpha1.PreemptAlways {
 		return nil
 	}
-	logger := log.FromContext(ctx).WithValues("preemptor", p.describe())
-	if i, ok := unnamedSelector(p.spec); ok {
+	logger := log.FromContext(ctx).WithValues("preemptor", p.Describe())
+	if i, ok := unnamedSelector(p.Spec); ok {
 		logger.Info("not preempting: preemption Always requires every resourceSelector to have a name", "selector", i)
-		d.recorder.Eventf(obj, "Warning", reasonPreemptFailed,
+		pr.recorder.Eventf(obj, "Warning", ReasonPreemptFailed,
 			"preemption: Always requires every resourceSelector to have a name; resourceSelectors[%d] has none", i)
 		return nil
 	}
 	var errs []error
-	for _, s := range p.spec.ResourceSelectors {
+	for _, s := range p.Spec.ResourceSelectors {
 		key, ok := preemptionTarget(p, s)
 		if !ok {
 			continue
 		}
-		if err := d.preemptTemplate(log.IntoContext(ctx, logger.WithValues("template", key.String())), key, p); err != nil {
+		if err := pr.preemptTemplate(log.IntoContext(ctx, logger.WithValues("template", klog.KRef(key.Namespace, key.Name), "kind", key.GVK.Kind)), key, p); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -105,17 +110,17 @@ func (d *Detector) preempt(ctx context.Context, obj client.Object, p *policy) er
 // preemptTemplate re-claims the template key for p when a weaker policy
 // claims it. Missing, terminating and unclaimed templates are left alone
 // (an unclaimed one is matched by the ordinary template reconcile).
-func (d *Detector) preemptTemplate(ctx context.Context, key templateKey, p *policy) error {
+func (pr *Preemptor) preemptTemplate(ctx context.Context, key templatecache.Key, p *policyindex.Policy) error {
 	logger := log.FromContext(ctx)
-	t, err := d.preemptionCandidate(ctx, key, p)
+	t, err := pr.preemptionCandidate(ctx, key, p)
 	if err != nil || t == nil {
 		return err
 	}
-	ref, claimed := claimRefOf(t)
-	if !claimed || ref.refersTo(p) {
+	ref, claimed := policyindex.ClaimRefOf(t)
+	if !claimed || ref.RefersTo(p) {
 		return nil
 	}
-	claimer, err := d.getPolicy(ctx, ref)
+	claimer, err := policyindex.Get(ctx, pr.client, ref)
 	if apierrors.IsNotFound(err) {
 		logger.V(1).Info("not preempting: the claiming policy is gone; the template reconcile releases it")
 		return nil
@@ -124,20 +129,20 @@ func (d *Detector) preemptTemplate(ctx context.Context, key templateKey, p *poli
 		return fmt.Errorf("preempt %s: get claiming policy: %w", key, err)
 	}
 	if !mayPreempt(p, claimer) {
-		logger.V(1).Info("not preempting a policy of equal or higher rank", "claimer", claimer.describe(),
-			"priority", p.priority(), "claimerPriority", claimer.priority())
+		logger.V(1).Info("not preempting a policy of equal or higher rank", "claimer", claimer.Describe(),
+			"priority", p.Priority(), "claimerPriority", claimer.Priority())
 		return nil
 	}
 	obj, err := t.Decode()
 	if err != nil {
 		return fmt.Errorf("preempt %s: %w", key, err)
 	}
-	if err := d.reclaim(ctx, obj, p); err != nil {
-		d.recorder.Eventf(obj, "Warning", reasonPreemptFailed, "%s failed to preempt %s: %v", p.describe(), claimer.describe(), err)
-		return fmt.Errorf("preempt %s from %s: %w", key, claimer.describe(), err)
+	if err := pr.reclaim(ctx, obj, p); err != nil {
+		pr.recorder.Eventf(obj, "Warning", ReasonPreemptFailed, "%s failed to preempt %s: %v", p.Describe(), claimer.Describe(), err)
+		return fmt.Errorf("preempt %s from %s: %w", key, claimer.Describe(), err)
 	}
-	logger.Info("preempted", "claimer", claimer.describe())
-	d.recorder.Eventf(obj, "Normal", reasonPreemptSucceed, "%s preempted %s successfully", p.describe(), claimer.describe())
+	logger.Info("preempted", "claimer", claimer.Describe())
+	pr.recorder.Eventf(obj, "Normal", ReasonPreemptSucceed, "%s preempted %s successfully", p.Describe(), claimer.Describe())
 	return nil
 }
 
@@ -146,10 +151,10 @@ func (d *Detector) preemptTemplate(ctx context.Context, key templateKey, p *poli
 // claim, the write is not marked as the detector's own: its update event is
 // what makes the template reconcile apply p to the binding, and that event
 // is delivered only once the informer cache holds the new claim.
-func (d *Detector) reclaim(ctx context.Context, obj *unstructured.Unstructured, p *policy) error {
+func (pr *Preemptor) reclaim(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy) error {
 	obj = obj.DeepCopy()
-	setClaim(obj, p)
-	if _, err := d.updateTemplate(ctx, obj); err != nil {
+	policyindex.SetClaim(obj, p)
+	if _, err := pr.templates.Update(ctx, obj); err != nil {
 		return fmt.Errorf("claim template: %w", err)
 	}
 	return nil
@@ -160,11 +165,11 @@ func (d *Detector) reclaim(ctx context.Context, obj *unstructured.Unstructured, 
 // terminating, is propagated by this detector (not skipped, not claimed by
 // another system) and is selected by p. It returns nil without error
 // otherwise.
-func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *policy) (*cachedTemplate, error) {
-	if d.skip.skipped(key.gvk) || d.nsFilter.ignored(key.gvk, key.namespace, key.name) {
+func (pr *Preemptor) preemptionCandidate(ctx context.Context, key templatecache.Key, p *policyindex.Policy) (*templatecache.Template, error) {
+	if pr.templates.Skipped(key.GVK) || pr.templates.Ignored(key.GVK, key.Namespace, key.Name) {
 		return nil, nil
 	}
-	r, err := d.templateMapping(key.gvk)
+	r, err := pr.templates.Mapping(key.GVK)
 	if meta.IsNoMatchError(err) {
 		return nil, nil
 	}
@@ -175,10 +180,10 @@ func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *
 	// ClusterPropagationPolicy selector without a namespace names no single
 	// template of a namespaced kind, and one with a namespace selects no
 	// cluster-scoped template.
-	if r.namespaced != (key.namespace != "") {
+	if r.Namespaced != (key.Namespace != "") {
 		return nil, nil
 	}
-	t, err := d.lookupTemplate(ctx, key)
+	t, err := pr.templates.Lookup(ctx, key)
 	if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
 		return nil, nil
 	}
@@ -188,64 +193,55 @@ func (d *Detector) preemptionCandidate(ctx context.Context, key templateKey, p *
 	if t.DeletionTimestamp != nil || t.Labels[names.ClaimedByLabel] != "" {
 		return nil, nil
 	}
-	if p.implicitPriority(t) == priorityMisMatch {
+	if !p.Selects(t) {
 		return nil, nil
 	}
 	return t, nil
 }
 
-// describe names p the way events do: "PropagationPolicy(ns/name)" or
-// "ClusterPropagationPolicy(name)".
-func (p *policy) describe() string {
-	if p.cluster {
-		return "ClusterPropagationPolicy(" + p.name + ")"
-	}
-	return "PropagationPolicy(" + p.namespace + "/" + p.name + ")"
-}
-
-// requeuePreemptors is the policy update handler of the gate: when an
+// RequeuePreemptors is the policy update handler of the gate: when an
 // update lowers a policy's priority, the preemptors that may now outrank it
 // are reconciled again, so that they take over its templates.
-func (d *Detector) requeuePreemptors(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+func (pr *Preemptor) RequeuePreemptors(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 	if e.ObjectOld == nil || e.ObjectNew == nil {
 		return
 	}
-	oldP, newP := toPolicy(e.ObjectOld), toPolicy(e.ObjectNew)
-	if newP.priority() >= oldP.priority() {
+	oldP, newP := policyindex.FromObject(e.ObjectOld), policyindex.FromObject(e.ObjectNew)
+	if newP.Priority() >= oldP.Priority() {
 		return
 	}
-	logger := log.FromContext(ctx).WithValues("policy", newP.describe())
-	peers, err := d.peerPolicies(ctx, newP)
+	logger := log.FromContext(ctx).WithValues("policy", newP.Describe())
+	peers, err := pr.peerPolicies(ctx, newP)
 	if err != nil {
 		logger.Error(err, "priority lowered, but the preemptors to requeue could not be listed")
 		return
 	}
-	for _, p := range preemptorsBetween(peers, newP.priority(), oldP.priority()) {
-		logger.V(1).Info("priority lowered: requeue preemptor", "preemptor", p.describe())
-		q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: p.namespace, Name: p.name}})
+	for _, p := range preemptorsBetween(peers, newP.Priority(), oldP.Priority()) {
+		logger.V(1).Info("priority lowered: requeue preemptor", "preemptor", p.Describe())
+		q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: p.Namespace, Name: p.Name}})
 	}
 }
 
 // peerPolicies lists the policies of p's scope: the PropagationPolicies of
 // its namespace, or every ClusterPropagationPolicy.
-func (d *Detector) peerPolicies(ctx context.Context, p *policy) ([]*policy, error) {
-	var out []*policy
-	if p.cluster {
+func (pr *Preemptor) peerPolicies(ctx context.Context, p *policyindex.Policy) ([]*policyindex.Policy, error) {
+	var out []*policyindex.Policy
+	if p.Cluster {
 		list := &policyv1alpha1.ClusterPropagationPolicyList{}
-		if err := d.client.List(ctx, list); err != nil {
+		if err := pr.client.List(ctx, list); err != nil {
 			return nil, fmt.Errorf("list ClusterPropagationPolicies: %w", err)
 		}
 		for i := range list.Items {
-			out = append(out, fromCPP(&list.Items[i]))
+			out = append(out, policyindex.FromCPP(&list.Items[i]))
 		}
 		return out, nil
 	}
 	list := &policyv1alpha1.PropagationPolicyList{}
-	if err := d.client.List(ctx, list, client.InNamespace(p.namespace)); err != nil {
-		return nil, fmt.Errorf("list PropagationPolicies of %s: %w", p.namespace, err)
+	if err := pr.client.List(ctx, list, client.InNamespace(p.Namespace)); err != nil {
+		return nil, fmt.Errorf("list PropagationPolicies of %s: %w", p.Namespace, err)
 	}
 	for i := range list.Items {
-		out = append(out, fromPP(&list.Items[i]))
+		out = append(out, policyindex.FromPP(&list.Items[i]))
 	}
 	return out, nil
 }
@@ -253,21 +249,21 @@ func (d *Detector) peerPolicies(ctx context.Context, p *policy) ([]*policy, erro
 // preemptorsBetween picks the policies with an explicit priority strictly
 // between low and high and `preemption: Always`, highest priority first
 // (then by name), so the strongest preemptor claims first.
-func preemptorsBetween(candidates []*policy, low, high int32) []*policy {
-	var out []*policy
+func preemptorsBetween(candidates []*policyindex.Policy, low, high int32) []*policyindex.Policy {
+	var out []*policyindex.Policy
 	for _, p := range candidates {
-		if p.deleting || p.spec.Priority == nil || p.spec.Preemption != policyv1alpha1.PreemptAlways {
+		if p.Deleting || p.Spec.Priority == nil || p.Spec.Preemption != policyv1alpha1.PreemptAlways {
 			continue
 		}
-		if prio := *p.spec.Priority; prio > low && prio < high {
+		if prio := *p.Spec.Priority; prio > low && prio < high {
 			out = append(out, p)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].priority() != out[j].priority() {
-			return out[i].priority() > out[j].priority()
+		if out[i].Priority() != out[j].Priority() {
+			return out[i].Priority() > out[j].Priority()
 		}
-		return out[i].key() < out[j].key()
+		return out[i].Key() < out[j].Key()
 	})
 	return out
 }

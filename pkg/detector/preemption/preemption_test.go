@@ -1,30 +1,31 @@
-package detector
+package preemption
 
 import (
 	"reflect"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
 )
 
-func cpp(name string, prio *int32, selectors ...policyv1alpha1.ResourceSelector) *policy {
+func cpp(name string, prio *int32, selectors ...policyv1alpha1.ResourceSelector) *policyindex.Policy {
 	p := pp("", name, prio, selectors...)
-	p.cluster = true
+	p.Cluster = true
 	return p
 }
 
-func preemptor(p *policy) *policy {
-	p.spec.Preemption = policyv1alpha1.PreemptAlways
+func preemptor(p *policyindex.Policy) *policyindex.Policy {
+	p.Spec.Preemption = policyv1alpha1.PreemptAlways
 	return p
 }
 
 func TestMayPreempt(t *testing.T) {
 	cases := []struct {
 		name               string
-		preemptor, claimer *policy
+		preemptor, claimer *policyindex.Policy
 		want               bool
 	}{
 		{"PP over lower PP", pp("default", "a", ptr.To[int32](2)), pp("default", "b", ptr.To[int32](1)), true},
@@ -45,11 +46,11 @@ func TestMayPreempt(t *testing.T) {
 
 func TestUnnamedSelector(t *testing.T) {
 	named := pp("default", "a", nil, sel("x", nil), sel("y", nil))
-	if _, ok := unnamedSelector(named.spec); ok {
+	if _, ok := unnamedSelector(named.Spec); ok {
 		t.Error("all selectors named, yet one reported unnamed")
 	}
 	mixed := pp("default", "a", nil, sel("x", nil), sel("", map[string]string{"app": "x"}))
-	if i, ok := unnamedSelector(mixed.spec); !ok || i != 1 {
+	if i, ok := unnamedSelector(mixed.Spec); !ok || i != 1 {
 		t.Errorf("unnamedSelector = %d, %v; want 1, true", i, ok)
 	}
 }
@@ -61,7 +62,7 @@ func TestPreemptionTarget(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		p      *policy
+		p      *policyindex.Policy
 		s      policyv1alpha1.ResourceSelector
 		wantNS string
 		wantOK bool
@@ -80,7 +81,7 @@ func TestPreemptionTarget(t *testing.T) {
 			t.Errorf("%s: ok = %v, want %v", c.name, ok, c.wantOK)
 			continue
 		}
-		if ok && (key.namespace != c.wantNS || key.name != c.s.Name || key.gvk.Kind != "Deployment" || key.gvk.Group != "apps") {
+		if ok && (key.Namespace != c.wantNS || key.Name != c.s.Name || key.GVK.Kind != "Deployment" || key.GVK.Group != "apps") {
 			t.Errorf("%s: target %s, want Deployment %s/%s", c.name, key, c.wantNS, c.s.Name)
 		}
 	}
@@ -88,8 +89,8 @@ func TestPreemptionTarget(t *testing.T) {
 
 func TestPreemptorsBetween(t *testing.T) {
 	deleting := preemptor(pp("default", "deleting", ptr.To[int32](5)))
-	deleting.deleting = true
-	candidates := []*policy{
+	deleting.Deleting = true
+	candidates := []*policyindex.Policy{
 		preemptor(pp("default", "p3", ptr.To[int32](3))),
 		preemptor(pp("default", "p8", ptr.To[int32](8))),
 		preemptor(pp("default", "b5", ptr.To[int32](5))),
@@ -102,32 +103,21 @@ func TestPreemptorsBetween(t *testing.T) {
 	}
 	var got []string
 	for _, p := range preemptorsBetween(candidates, 1, 10) {
-		got = append(got, p.name)
+		got = append(got, p.Name)
 	}
 	if want := []string{"p8", "a5", "b5", "p3"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("preemptors = %v, want %v (highest priority first)", got, want)
 	}
 }
 
-func TestClaimRefOf(t *testing.T) {
-	obj := deployment("default", "nginx", nil)
-	if _, ok := claimRefOf(obj); ok {
-		t.Fatal("unclaimed template has a claim")
+func pp(ns, name string, prio *int32, selectors ...policyv1alpha1.ResourceSelector) *policyindex.Policy {
+	return &policyindex.Policy{Namespace: ns, Name: name, ID: name + "-id", Spec: &policyv1alpha1.PropagationSpec{ResourceSelectors: selectors, Priority: prio}}
+}
+
+func sel(name string, labels map[string]string) policyv1alpha1.ResourceSelector {
+	s := policyv1alpha1.ResourceSelector{APIVersion: "apps/v1", Kind: "Deployment", Name: name}
+	if labels != nil {
+		s.LabelSelector = &metav1.LabelSelector{MatchLabels: labels}
 	}
-	setClaim(obj, cpp("c", nil))
-	if ref, ok := claimRefOf(obj); !ok || !ref.refersTo(cpp("c", nil)) || ref.refersTo(cpp("d", nil)) {
-		t.Fatalf("CPP claim read as %+v, %v", ref, ok)
-	}
-	p := pp("default", "a", nil)
-	setClaim(obj, p)
-	if ref, ok := claimRefOf(obj); !ok || !ref.refersTo(p) || ref.refersTo(pp("other", "a", nil)) {
-		t.Fatalf("PP claim read as %+v, %v", ref, ok)
-	}
-	// Name annotations without the id label are no claim.
-	labels := obj.GetLabels()
-	delete(labels, names.PropagationPolicyPermanentIDLabel)
-	obj.SetLabels(labels)
-	if _, ok := claimRefOf(obj); ok {
-		t.Fatal("claim without id label accepted")
-	}
+	return s
 }

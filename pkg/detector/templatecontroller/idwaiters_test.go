@@ -1,11 +1,11 @@
-package detector
+package templatecontroller
 
 import "testing"
 
 func TestIDWaiters(t *testing.T) {
 	w := newIDWaiters()
-	a := templateKey{namespace: "default", name: "a"}
-	b := templateKey{namespace: "default", name: "b"}
+	a := Key{Namespace: "default", Name: "a"}
+	b := Key{Namespace: "default", Name: "b"}
 	if !w.park("default/p", a) || !w.park("default/p", b) || !w.park("default/q", a) {
 		t.Fatal("parking before the id is known must succeed")
 	}

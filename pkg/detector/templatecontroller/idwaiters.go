@@ -1,4 +1,4 @@
-package detector
+package templatecontroller
 
 import "sync"
 
@@ -10,25 +10,25 @@ import "sync"
 type idWaiters struct {
 	mu sync.Mutex
 	// parked: policy key -> templates waiting for its id.
-	parked map[string]map[templateKey]struct{}
+	parked map[string]map[Key]struct{}
 	// withID: policies the index has seen with an id.
 	withID map[string]bool
 }
 
 func newIDWaiters() *idWaiters {
-	return &idWaiters{parked: map[string]map[templateKey]struct{}{}, withID: map[string]bool{}}
+	return &idWaiters{parked: map[string]map[Key]struct{}{}, withID: map[string]bool{}}
 }
 
 // park records that k waits for policy's id. It returns false when the id
 // has arrived meanwhile: the caller should retry k at once.
-func (w *idWaiters) park(policy string, k templateKey) bool {
+func (w *idWaiters) park(policy string, k Key) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.withID[policy] {
 		return false
 	}
 	if w.parked[policy] == nil {
-		w.parked[policy] = map[templateKey]struct{}{}
+		w.parked[policy] = map[Key]struct{}{}
 	}
 	w.parked[policy][k] = struct{}{}
 	return true
@@ -36,11 +36,11 @@ func (w *idWaiters) park(policy string, k templateKey) bool {
 
 // idKnown records that policy has an id and returns the templates that
 // waited for it.
-func (w *idWaiters) idKnown(policy string) []templateKey {
+func (w *idWaiters) idKnown(policy string) []Key {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.withID[policy] = true
-	keys := make([]templateKey, 0, len(w.parked[policy]))
+	keys := make([]Key, 0, len(w.parked[policy]))
 	for k := range w.parked[policy] {
 		keys = append(keys, k)
 	}

@@ -1,4 +1,4 @@
-package detector
+package templatecontroller
 
 import (
 	"k8s.io/utils/ptr"

@@ -1,0 +1,127 @@
+package templatecontroller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
+	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/names"
+)
+
+var errNoMatchedPolicy = errors.New("no matched propagation policy")
+
+// reconcileTemplate brings one template's claim and binding in line with
+// the policies: the claiming policy if any, else the best matching one.
+// It decodes the template only to apply a policy to it.
+func (r *Reconciler) reconcileTemplate(ctx context.Context, key Key, lazyChange bool) error {
+	t, err := r.templates.Lookup(ctx, key)
+	if apierrors.IsNotFound(err) {
+		r.waiting.remove(key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if t.Labels[names.ClaimedByLabel] != "" {
+		r.waiting.remove(key)
+		return nil
+	}
+	if p, claimed, err := r.claimingPolicy(ctx, t); claimed {
+		if err != nil || p == nil {
+			return err
+		}
+		return r.applyClaimed(ctx, t, p, lazyChange)
+	}
+	p := r.policies.Match(t)
+	if p == nil {
+		if r.waiting.add(key) {
+			return errNoMatchedPolicy // one rate-limited retry covers a policy arriving together
+		}
+		return nil
+	}
+	if err := r.checkDependentOverrides(ctx, p); err != nil {
+		return err
+	}
+	r.waiting.remove(key)
+	return r.applyPolicy(ctx, t, p, lazyChange)
+}
+
+// claimingPolicy returns the policy that claims t, if its claim metadata
+// says one does. A claim whose policy is gone is cleaned up (nil policy);
+// a terminating policy is an error so the template is retried.
+func (r *Reconciler) claimingPolicy(ctx context.Context, t *templatecache.Template) (*policyindex.Policy, bool, error) {
+	ref, ok := policyindex.ClaimRefOf(t)
+	if !ok {
+		return nil, false, nil
+	}
+	p, err := policyindex.Get(ctx, r.client, ref)
+	switch {
+	case apierrors.IsNotFound(err):
+		obj, err := t.Decode()
+		if err != nil {
+			return nil, true, err
+		}
+		return nil, true, r.Release(ctx, obj, policyindex.ClaimOf(t))
+	case err != nil:
+		return nil, true, err
+	case p.Deleting:
+		return nil, true, fmt.Errorf("claiming policy %s is being deleted", p.Key())
+	}
+	return p, true, nil
+}
+
+// applyClaimed re-applies the claiming policy unless the template no longer
+// matches it: claims are sticky and released only from the policy side.
+func (r *Reconciler) applyClaimed(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) error {
+	if !p.Selects(t) {
+		return nil
+	}
+	if err := r.checkDependentOverrides(ctx, p); err != nil {
+		return err
+	}
+	return r.applyPolicy(ctx, t, p, lazyChange)
+}
+
+// applyPolicy claims the template for p and creates or updates its binding.
+func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) error {
+	if p.ID == "" {
+		// The policy controller is about to write the id; its arrival in
+		// the policy index requeues the template.
+		if !r.idWaiters.park(p.Key(), t.Key()) {
+			// The id reached the index since p was read: retry.
+			return fmt.Errorf("policy %s has no permanent id yet", p.Key())
+		}
+		return nil
+	}
+	obj, err := t.Decode()
+	if err != nil {
+		return err
+	}
+	claimedObj, err := r.claim(ctx, obj, p)
+	if err != nil {
+		return r.applyFailed(obj, p, fmt.Errorf("claim: %w", err))
+	}
+	obj = claimedObj
+	if lazyChange && p.Spec.ActivationPreference == policyv1alpha1.LazyActivation {
+		return nil
+	}
+	written, err := r.ensureBinding(ctx, obj, p)
+	if err != nil {
+		return r.applyFailed(obj, p, err)
+	}
+	if written {
+		r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply policy(%s) succeed", p.Key())
+	}
+	return nil
+}
+
+func (r *Reconciler) applyFailed(obj *unstructured.Unstructured, p *policyindex.Policy, err error) error {
+	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedText(err.Error()))
+	return err
+}
