@@ -31,8 +31,6 @@ import (
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -42,6 +40,8 @@ var (
 	writes atomic.Int64
 	det    *Detector
 	cl     client.Client
+	// interp is the shared detector's interpreter (hardening_integration_test.go).
+	interp *panicOnce
 )
 
 func TestMain(m *testing.M) {
@@ -73,14 +73,15 @@ func startDetector(t *testing.T) {
 	}
 	cfg := rest.CopyConfig(env.ControlPlane.Config)
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt} })
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, Logger: captureLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	interp = testInterpreter(t)
 	d, err := New(Deps{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Cache: mgr.GetCache(),
 		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
-		Mapper: mgr.GetRESTMapper(), Interpreter: resourceinterpreter.New(native.New()),
+		Mapper: mgr.GetRESTMapper(), Interpreter: interp,
 		Recorder: mgr.GetEventRecorderFor("resource-detector"),
 	}, Options{DiscoveryInterval: time.Second})
 	if err != nil {

@@ -53,7 +53,9 @@ func laggingCache(t *testing.T, live client.Reader) *Reconciler {
 func TestBindingCreateConflictReadError(t *testing.T) {
 	boom := errors.New("apiserver unavailable")
 	live := fake.NewClientBuilder().WithScheme(apis.Scheme).WithInterceptorFuncs(interceptor.Funcs{
-		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error { return boom },
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			return boom
+		},
 	}).Build()
 	r := laggingCache(t, live)
 	p := &policyindex.Policy{Namespace: "default", Name: "p", ID: "p-id", Spec: pp()}

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
@@ -74,7 +73,8 @@ func (f *failureLog) log(ctx context.Context, k Key, ie *interpreterError, retry
 	if !due {
 		return
 	}
-	kv := []interface{}{"template", klog.KRef(k.Namespace, k.Name), "kind", k.GVK.Kind, "operation", ie.op, "retryIn", retryIn}
+	// The controller's logger names the template (LogConstructor).
+	kv := []interface{}{"operation", ie.op, "retryIn", retryIn}
 	if ce := (*webhook.CallError)(nil); errors.As(ie.err, &ce) {
 		kv = append(kv, "webhook", ce.Webhook)
 	}
