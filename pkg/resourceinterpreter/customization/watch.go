@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/recovery"
 )
 
 // informerSource is the cache the configuration is rebuilt from.
@@ -25,18 +26,20 @@ func (i *Interpreter) Watch(ctx context.Context, c cache.Cache) error {
 	if err != nil {
 		return fmt.Errorf("get ResourceInterpreterCustomization informer: %w", err)
 	}
-	reg, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	// A panic while rebuilding (a bug, a hostile script) is logged; the
+	// previous configuration stays and the next event rebuilds again.
+	reg, err := inf.AddEventHandler(recovery.Handler(i.log, "resource interpreter customizations", toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { i.resync() },
 		UpdateFunc: func(any, any) { i.resync() },
 		DeleteFunc: func(any) { i.resync() },
-	})
+	}, nil))
 	if err != nil {
 		return fmt.Errorf("watch ResourceInterpreterCustomizations: %w", err)
 	}
 	i.source.Store(&informerSource{cache: c, synced: reg.HasSynced})
 	go func() {
 		if toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
-			i.resync()
+			recovery.Run(i.log, "resource interpreter customizations", i.resync)
 		}
 	}()
 	return nil

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/recovery"
 )
 
 // retryInterval spaces reloads after a failed list.
@@ -32,11 +34,11 @@ func (i *Interpreter) Watch(ctx context.Context, c cache.Cache) error {
 		default:
 		}
 	}
-	reg, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	reg, err := inf.AddEventHandler(recovery.Handler(i.log, "interpreter webhook configurations", toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { notify() },
 		UpdateFunc: func(any, any) { notify() },
 		DeleteFunc: func(any) { notify() },
-	})
+	}, nil))
 	if err != nil {
 		return fmt.Errorf("watch ResourceInterpreterWebhookConfigurations: %w", err)
 	}
@@ -55,7 +57,13 @@ func (i *Interpreter) syncLoop(ctx context.Context, c cache.Cache, reg toolscach
 		return
 	}
 	for {
-		if err := i.reload(ctx, c); err != nil {
+		// A panic while loading (a bug, a hostile configuration) is logged
+		// and retried like a failed load, not fatal.
+		var err error
+		if recovery.Run(i.log, "interpreter webhook reload", func() { err = i.reload(ctx, c) }) {
+			err = errors.New("reload panicked")
+		}
+		if err != nil {
 			i.log.Error(err, "Reload interpreter webhook configurations; retrying")
 			select {
 			case <-ctx.Done():
