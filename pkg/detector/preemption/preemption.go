@@ -87,7 +87,7 @@ func (pr *Preemptor) Preempt(ctx context.Context, obj client.Object, p *policyin
 	if p.Spec.Preemption != policyv1alpha1.PreemptAlways {
 		return nil
 	}
-	logger := log.FromContext(ctx).WithValues("preemptor", p.Describe())
+	logger := log.FromContext(ctx).WithValues("policy", klog.KRef(p.Namespace, p.Name), "preemptor", p.Describe())
 	if i, ok := unnamedSelector(p.Spec); ok {
 		logger.Info("not preempting: preemption Always requires every resourceSelector to have a name", "selector", i)
 		pr.recorder.Eventf(obj, "Warning", ReasonPreemptFailed,
@@ -210,14 +210,14 @@ func (pr *Preemptor) RequeuePreemptors(ctx context.Context, e event.UpdateEvent,
 	if newP.Priority() >= oldP.Priority() {
 		return
 	}
-	logger := log.FromContext(ctx).WithValues("policy", newP.Describe())
+	logger := log.FromContext(ctx).WithValues("policy", klog.KRef(newP.Namespace, newP.Name), "kind", kindOf(newP))
 	peers, err := pr.peerPolicies(ctx, newP)
 	if err != nil {
 		logger.Error(err, "priority lowered, but the preemptors to requeue could not be listed")
 		return
 	}
 	for _, p := range preemptorsBetween(peers, newP.Priority(), oldP.Priority()) {
-		logger.V(1).Info("priority lowered: requeue preemptor", "preemptor", p.Describe())
+		logger.V(1).Info("priority lowered: requeue preemptor", "preemptor", klog.KRef(p.Namespace, p.Name))
 		q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: p.Namespace, Name: p.Name}})
 	}
 }
@@ -266,4 +266,12 @@ func preemptorsBetween(candidates []*policyindex.Policy, low, high int32) []*pol
 		return out[i].Key() < out[j].Key()
 	})
 	return out
+}
+
+// kindOf is the kind of p, for logs.
+func kindOf(p *policyindex.Policy) string {
+	if p.Cluster {
+		return "ClusterPropagationPolicy"
+	}
+	return "PropagationPolicy"
 }

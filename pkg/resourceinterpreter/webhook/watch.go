@@ -46,7 +46,7 @@ func (i *Interpreter) Watch(ctx context.Context, c cache.Cache) error {
 	go func() {
 		<-ctx.Done()
 		if err := inf.RemoveEventHandler(reg); err != nil {
-			i.log.V(2).Info("Remove event handler", "err", err)
+			i.log.Error(err, "cannot remove the event handler of interpreter webhook configurations")
 		}
 	}()
 	return nil
@@ -64,7 +64,7 @@ func (i *Interpreter) syncLoop(ctx context.Context, c cache.Cache, reg toolscach
 			err = errors.New("reload panicked")
 		}
 		if err != nil {
-			i.log.Error(err, "Reload interpreter webhook configurations; retrying")
+			i.log.Error(err, "reload of interpreter webhook configurations failed, retrying")
 			select {
 			case <-ctx.Done():
 				return
