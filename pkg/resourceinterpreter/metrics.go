@@ -1,6 +1,7 @@
 package resourceinterpreter
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,14 +29,56 @@ func init() {
 	metrics.Registry.MustRegister(callsTotal, callDuration)
 }
 
-func observe(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind, d time.Duration, err error) {
-	result := "success"
-	if err != nil {
-		result = "error"
+// callMetrics are the children of the vectors for one (operation, layer,
+// GVK). Resolving them from label values hashes every label and renders
+// the GVK, which cost more than a native operation, so they are resolved
+// once per key and kept: keys are bounded by the kinds in use.
+type callMetrics struct {
+	success, failure prometheus.Counter
+	duration         prometheus.Observer
+}
+
+type metricsKey struct {
+	op    configv1alpha1.InterpreterOperation
+	layer string
+	gvk   schema.GroupVersionKind
+}
+
+var (
+	metricsMu    sync.RWMutex
+	metricsCache = map[metricsKey]*callMetrics{}
+)
+
+func metricsFor(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind) *callMetrics {
+	key := metricsKey{op: op, layer: layerName, gvk: gvk}
+	metricsMu.RLock()
+	m := metricsCache[key]
+	metricsMu.RUnlock()
+	if m != nil {
+		return m
 	}
 	g := gvkString(gvk)
-	callsTotal.WithLabelValues(string(op), layerName, g, result).Inc()
+	m = &callMetrics{
+		success: callsTotal.WithLabelValues(string(op), layerName, g, "success"),
+		failure: callsTotal.WithLabelValues(string(op), layerName, g, "error"),
+	}
 	if layerName != "none" {
-		callDuration.WithLabelValues(string(op), layerName, g).Observe(d.Seconds())
+		m.duration = callDuration.WithLabelValues(string(op), layerName, g)
+	}
+	metricsMu.Lock()
+	metricsCache[key] = m
+	metricsMu.Unlock()
+	return m
+}
+
+func observe(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind, d time.Duration, err error) {
+	m := metricsFor(op, layerName, gvk)
+	if err != nil {
+		m.failure.Inc()
+	} else {
+		m.success.Inc()
+	}
+	if m.duration != nil {
+		m.duration.Observe(d.Seconds())
 	}
 }

@@ -25,22 +25,18 @@ const (
 // aggregateJob merges the member Jobs' statuses, unless the template Job
 // has already finished: its status is then final.
 func aggregateJob(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var job batchv1.Job
-	if err := toTyped(obj, &job); err != nil {
+	var current batchv1.JobStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
-	if jobFinishedAs(&job.Status) != "" {
+	if jobFinishedAs(&current) != "" {
 		return obj, nil
 	}
-	status, err := aggregatedJobStatus(job.Status.StartTime, items)
+	status, err := aggregatedJobStatus(current.StartTime, items)
 	if err != nil {
 		return nil, err
 	}
-	if equality.Semantic.DeepEqual(job.Status, *status) {
-		return obj, nil
-	}
-	job.Status = *status
-	return toUnstructured(&job)
+	return replaceStatus(obj, &current, *status)
 }
 
 // jobFinishedAs is the type of the first true Complete or Failed condition,
@@ -138,8 +134,8 @@ func aggregatedJobStatus(templateStart *metav1.Time, items []workv1alpha2.Aggreg
 // aggregateCronJob concatenates the active Jobs and keeps the latest
 // schedule and success times.
 func aggregateCronJob(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var cronJob batchv1.CronJob
-	if err := toTyped(obj, &cronJob); err != nil {
+	var current batchv1.CronJobStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	var status batchv1.CronJobStatus
@@ -151,13 +147,12 @@ func aggregateCronJob(obj *unstructured.Unstructured, items []workv1alpha2.Aggre
 	if err != nil {
 		return nil, err
 	}
-	if equality.Semantic.DeepEqual(cronJob.Status, status) {
+	if equality.Semantic.DeepEqual(current, status) {
 		return obj, nil
 	}
-	cronJob.Status.Active = status.Active
-	cronJob.Status.LastScheduleTime = status.LastScheduleTime
-	cronJob.Status.LastSuccessfulTime = status.LastSuccessfulTime
-	return toUnstructured(&cronJob)
+	// Only the three aggregated fields change; any other field is kept.
+	current.Active, current.LastScheduleTime, current.LastSuccessfulTime = status.Active, status.LastScheduleTime, status.LastSuccessfulTime
+	return withTypedStatus(obj, &current)
 }
 
 // later is the later of two optional times.

@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -15,33 +14,32 @@ import (
 // aggregateService collects the load-balancer ingress points of every
 // member, for LoadBalancer Services only. The status is replaced.
 func aggregateService(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var svc corev1.Service
-	if err := toTyped(obj, &svc); err != nil {
+	serviceType, err := stringAt(obj, "spec", "type")
+	if err != nil {
 		return nil, err
 	}
-	if svc.Spec.Type != corev1.ServiceTypeLoadBalancer {
+	if serviceType != string(corev1.ServiceTypeLoadBalancer) {
 		return obj, nil
 	}
+	var current corev1.ServiceStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
+		return nil, err
+	}
 	var ingress []corev1.LoadBalancerIngress
-	err := decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.ServiceStatus) {
+	err = decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.ServiceStatus) {
 		ingress = append(ingress, m.LoadBalancer.Ingress...)
 	})
 	if err != nil {
 		return nil, err
 	}
-	status := corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: dedupeServiceIngress(ingress)}}
-	if equality.Semantic.DeepEqual(svc.Status, status) {
-		return obj, nil
-	}
-	svc.Status = status
-	return toUnstructured(&svc)
+	return replaceStatus(obj, &current, corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: dedupeServiceIngress(ingress)}})
 }
 
 // aggregateIngress collects the load-balancer ingress points of every
 // member. The status is replaced.
 func aggregateIngress(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var ing networkingv1.Ingress
-	if err := toTyped(obj, &ing); err != nil {
+	var current networkingv1.IngressStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	var ingress []networkingv1.IngressLoadBalancerIngress
@@ -51,12 +49,7 @@ func aggregateIngress(obj *unstructured.Unstructured, items []workv1alpha2.Aggre
 	if err != nil {
 		return nil, err
 	}
-	status := networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: dedupeIngressIngress(ingress)}}
-	if equality.Semantic.DeepEqual(ing.Status, status) {
-		return obj, nil
-	}
-	ing.Status = status
-	return toUnstructured(&ing)
+	return replaceStatus(obj, &current, networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: dedupeIngressIngress(ingress)}})
 }
 
 // portKey identifies a port status; a nil error differs from an empty one.

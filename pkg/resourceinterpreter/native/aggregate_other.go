@@ -9,18 +9,27 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
-// replaceStatus converts obj to T and, unless its status already equals
-// status, returns the normalized object with the status replaced.
-func replaceStatus[T, S any](obj *unstructured.Unstructured, typed *T, current *S, status S) (*unstructured.Unstructured, error) {
+// replaceStatus returns obj itself when its status, current, already
+// equals status, else obj with status (converted) as its .status.
+func replaceStatus[S any](obj *unstructured.Unstructured, current *S, status S) (*unstructured.Unstructured, error) {
 	if equality.Semantic.DeepEqual(*current, status) {
 		return obj, nil
 	}
-	*current = status
-	return toUnstructured(typed)
+	return withTypedStatus(obj, &status)
+}
+
+// withTypedStatus is obj with status, a typed status, as its .status.
+func withTypedStatus(obj *unstructured.Unstructured, status any) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(status)
+	if err != nil {
+		return nil, err
+	}
+	return withStatus(obj, m), nil
 }
 
 // Phase priorities: the first phase some member is in wins.
@@ -45,11 +54,16 @@ func firstPresent[P comparable](priority, phases []P) P {
 // without status counts as Pending) and every container's readiness and
 // state. A nil item list returns the normalized template unchanged.
 func aggregatePod(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var pod corev1.Pod
-	if err := toTyped(obj, &pod); err != nil {
+	var current corev1.PodStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	if items == nil {
+		// Karmada's answer is the normalized Pod: the one case converted whole.
+		var pod corev1.Pod
+		if err := toTyped(obj, &pod); err != nil {
+			return nil, err
+		}
 		return toUnstructured(&pod)
 	}
 	status := corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{}}
@@ -68,7 +82,7 @@ func aggregatePod(obj *unstructured.Unstructured, items []workv1alpha2.Aggregate
 		return nil, err
 	}
 	status.Phase = firstPresent(podPhasePriority, phases)
-	return replaceStatus(obj, &pod, &pod.Status, status)
+	return replaceStatus(obj, &current, status)
 }
 
 // appendReadyAndState keeps only the readiness and state of containers.
@@ -82,8 +96,8 @@ func appendReadyAndState(dst, src []corev1.ContainerStatus) []corev1.ContainerSt
 // aggregatePersistentVolume keeps the most significant phase (an item
 // without status counts as Pending).
 func aggregatePersistentVolume(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var pv corev1.PersistentVolume
-	if err := toTyped(obj, &pv); err != nil {
+	var current corev1.PersistentVolumeStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	var phases []corev1.PersistentVolumePhase
@@ -98,14 +112,14 @@ func aggregatePersistentVolume(obj *unstructured.Unstructured, items []workv1alp
 	if err != nil {
 		return nil, err
 	}
-	return replaceStatus(obj, &pv, &pv.Status, corev1.PersistentVolumeStatus{Phase: firstPresent(pvPhasePriority, phases)})
+	return replaceStatus(obj, &current, corev1.PersistentVolumeStatus{Phase: firstPresent(pvPhasePriority, phases)})
 }
 
 // aggregatePersistentVolumeClaim: Bound unless a member is not; Lost wins
 // outright, otherwise the last non-Bound phase.
 func aggregatePersistentVolumeClaim(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var pvc corev1.PersistentVolumeClaim
-	if err := toTyped(obj, &pvc); err != nil {
+	var current corev1.PersistentVolumeClaimStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	phase := corev1.ClaimBound
@@ -117,14 +131,14 @@ func aggregatePersistentVolumeClaim(obj *unstructured.Unstructured, items []work
 	if err != nil {
 		return nil, err
 	}
-	return replaceStatus(obj, &pvc, &pvc.Status, corev1.PersistentVolumeClaimStatus{Phase: phase})
+	return replaceStatus(obj, &current, corev1.PersistentVolumeClaimStatus{Phase: phase})
 }
 
 // aggregatePodDisruptionBudget sums the counters and merges the disrupted
 // pods under "<cluster>/<pod>" keys.
 func aggregatePodDisruptionBudget(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var pdb policyv1.PodDisruptionBudget
-	if err := toTyped(obj, &pdb); err != nil {
+	var current policyv1.PodDisruptionBudgetStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	var status policyv1.PodDisruptionBudgetStatus
@@ -143,13 +157,13 @@ func aggregatePodDisruptionBudget(obj *unstructured.Unstructured, items []workv1
 	if err != nil {
 		return nil, err
 	}
-	return replaceStatus(obj, &pdb, &pdb.Status, status)
+	return replaceStatus(obj, &current, status)
 }
 
 // aggregateHorizontalPodAutoscaler sums current and desired replicas.
 func aggregateHorizontalPodAutoscaler(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var hpa autoscalingv2.HorizontalPodAutoscaler
-	if err := toTyped(obj, &hpa); err != nil {
+	var current autoscalingv2.HorizontalPodAutoscalerStatus
+	if err := fromNested(obj, &current, "status"); err != nil {
 		return nil, err
 	}
 	var status autoscalingv2.HorizontalPodAutoscalerStatus
@@ -160,5 +174,5 @@ func aggregateHorizontalPodAutoscaler(obj *unstructured.Unstructured, items []wo
 	if err != nil {
 		return nil, err
 	}
-	return replaceStatus(obj, &hpa, &hpa.Status, status)
+	return replaceStatus(obj, &current, status)
 }

@@ -11,14 +11,27 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
-// toTyped converts a whole object into a typed Kubernetes struct.
+// toTyped converts a whole object into a typed Kubernetes struct. Only the
+// Pod answers that Karmada gives normalized use it (retainPod, aggregatePod
+// without items); every other handler reads single fields.
 func toTyped(obj *unstructured.Unstructured, into any) error {
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, into)
 }
 
-// fromNested converts the object at path into a typed struct, leaving it
-// at its zero value when the path is absent or null. Converting only the
-// part a handler reads saves most of the cost of a whole-object conversion.
+// toUnstructured converts a typed object back. The result is normalized:
+// unknown fields are gone and serializable zero values appear.
+func toUnstructured(typed any) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// fromNested converts the object at path (a status, never a whole object)
+// into a typed struct, leaving it at its zero value when the path is
+// absent or null. Handlers of the less common kinds read statuses this
+// way; the workload kinds read single fields (see fields.go).
 func fromNested(obj *unstructured.Unstructured, into any, path ...string) error {
 	_, err := nestedTyped(obj, into, path...)
 	return err
@@ -38,27 +51,6 @@ func nestedTyped(obj *unstructured.Unstructured, into any, path ...string) (bool
 		return true, fmt.Errorf(".%s: %w", strings.Join(path, "."), err)
 	}
 	return true, nil
-}
-
-// toUnstructured converts a typed object back. The result is normalized:
-// unknown fields are gone and serializable zero values appear.
-func toUnstructured(typed any) (*unstructured.Unstructured, error) {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
-	if err != nil {
-		return nil, err
-	}
-	return &unstructured.Unstructured{Object: m}, nil
-}
-
-// rebuild converts obj to T, lets set change it, and returns the normalized
-// result.
-func rebuild[T any](obj *unstructured.Unstructured, set func(*T)) (*unstructured.Unstructured, error) {
-	var typed T
-	if err := toTyped(obj, &typed); err != nil {
-		return nil, err
-	}
-	set(&typed)
-	return toUnstructured(&typed)
 }
 
 // decodeEach decodes the status of every item that has one into a fresh M

@@ -34,43 +34,62 @@ func dependencyHandlers() map[schema.GroupVersionKind]dependencyFunc {
 // templateDependencies lists what the pods of the template at path need,
 // in the workload's namespace.
 func templateDependencies(path ...string) dependencyFunc {
+	specPath := append(path[:len(path):len(path)], "spec")
 	return func(obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-		var tmpl corev1.PodTemplateSpec
-		if err := fromNested(obj, &tmpl, path...); err != nil {
+		spec, err := mapAt(obj.Object, specPath...)
+		if err != nil {
 			return nil, err
 		}
-		return PodDependencies(&tmpl, obj.GetNamespace()), nil
+		deps, err := podDependenciesFrom(spec, obj.GetNamespace())
+		return deps, at(err, specPath...)
 	}
 }
 
 func podDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	var tmpl corev1.PodTemplateSpec
-	if err := fromNested(obj, &tmpl.Spec, "spec"); err != nil {
+	spec, err := mapAt(obj.Object, "spec")
+	if err != nil {
 		return nil, err
 	}
-	return PodDependencies(&tmpl, obj.GetNamespace()), nil
-}
-
-// claimTemplate is the part of a StatefulSet volume claim template read.
-type claimTemplate struct {
-	Metadata struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
+	deps, err := podDependenciesFrom(spec, obj.GetNamespace())
+	return deps, at(err, "spec")
 }
 
 // statefulSetDependencies drops the claims the StatefulSet creates itself
 // from its volumeClaimTemplates.
 func statefulSetDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	var spec struct {
-		Template             corev1.PodTemplateSpec `json:"template"`
-		VolumeClaimTemplates []claimTemplate        `json:"volumeClaimTemplates"`
-	}
-	if err := fromNested(obj, &spec, "spec"); err != nil {
+	spec, err := mapAt(obj.Object, "spec")
+	if err != nil {
 		return nil, err
 	}
-	deps := slices.DeleteFunc(PodDependencies(&spec.Template, obj.GetNamespace()), func(d configv1alpha1.DependentObjectReference) bool {
-		return d.Kind == kindPersistentVolumeClaim && slices.ContainsFunc(spec.VolumeClaimTemplates,
-			func(t claimTemplate) bool { return t.Metadata.Name == d.Name })
+	podSpec, err := mapAt(spec, "template", "spec")
+	if err != nil {
+		return nil, at(err, "spec")
+	}
+	templates, err := asSlice(spec["volumeClaimTemplates"])
+	if err != nil {
+		return nil, at(err, "spec", "volumeClaimTemplates")
+	}
+	claims := make([]string, 0, len(templates))
+	for _, t := range templates {
+		m, err := asMap(t)
+		if err == nil {
+			m, err = mapAt(m, "metadata")
+		}
+		var name string
+		if err == nil {
+			name, err = stringField(m, "name")
+		}
+		if err != nil {
+			return nil, at(err, "spec", "volumeClaimTemplates")
+		}
+		claims = append(claims, name)
+	}
+	deps, err := podDependenciesFrom(podSpec, obj.GetNamespace())
+	if err != nil {
+		return nil, at(err, templatePodSpecPath...)
+	}
+	deps = slices.DeleteFunc(deps, func(d configv1alpha1.DependentObjectReference) bool {
+		return d.Kind == kindPersistentVolumeClaim && slices.Contains(claims, d.Name)
 	})
 	if len(deps) == 0 {
 		return nil, nil
@@ -81,21 +100,29 @@ func statefulSetDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.D
 // ingressDependencies is one Secret per TLS entry, not deduplicated; an
 // entry without secretName fails validation, as in Karmada.
 func ingressDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	var spec struct {
-		TLS []struct {
-			SecretName string `json:"secretName"`
-		} `json:"tls"`
-	}
-	if err := fromNested(obj, &spec, "spec"); err != nil {
+	spec, err := mapAt(obj.Object, "spec")
+	if err != nil {
 		return nil, err
 	}
+	tls, err := asSlice(spec["tls"])
+	if err != nil {
+		return nil, at(err, "spec", "tls")
+	}
 	var deps []configv1alpha1.DependentObjectReference
-	for _, tls := range spec.TLS {
+	for _, entry := range tls {
+		m, err := asMap(entry)
+		var name string
+		if err == nil {
+			name, err = stringField(m, "secretName")
+		}
+		if err != nil {
+			return nil, at(err, "spec", "tls")
+		}
 		deps = append(deps, configv1alpha1.DependentObjectReference{
 			APIVersion: corev1.SchemeGroupVersion.String(),
 			Kind:       kindSecret,
 			Namespace:  obj.GetNamespace(),
-			Name:       tls.SecretName,
+			Name:       name,
 		})
 	}
 	return deps, nil
@@ -126,6 +153,9 @@ func ValidateDependencies(deps []configv1alpha1.DependentObjectReference) error 
 	var errs field.ErrorList
 	for i := range deps {
 		dep := &deps[i]
+		if dep.APIVersion != "" && dep.Kind != "" && dep.Name != "" && dep.LabelSelector == nil {
+			continue // valid; building the field path would cost allocations
+		}
 		path := field.NewPath("dependencies").Index(i)
 		if dep.APIVersion == "" {
 			errs = append(errs, field.Required(path.Child("apiVersion"), "apiVersion is empty"))

@@ -1,7 +1,6 @@
 package native
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -23,82 +22,118 @@ func healthHandlers() map[schema.GroupVersionKind]healthFunc {
 	}
 }
 
-// specReplicas reads spec.replicas (nil when absent) and converts .status.
-func specReplicas(obj *unstructured.Unstructured, status any) (*int32, error) {
-	var spec struct {
-		Replicas *int32 `json:"replicas,omitempty"`
+// replicaStatus is what health reads of a workload: spec.replicas (nil
+// when absent) and the listed .status integers.
+func replicaStatus(obj *unstructured.Unstructured, fields ...string) (*int32, [3]int64, error) {
+	var values [3]int64
+	spec, err := mapAt(obj.Object, "spec")
+	if err != nil {
+		return nil, values, err
 	}
-	if err := fromNested(obj, &spec, "spec"); err != nil {
-		return nil, err
+	var replicas *int32
+	if spec["replicas"] != nil {
+		n, err := int32Field(spec, "replicas")
+		if err != nil {
+			return nil, values, at(err, "spec")
+		}
+		replicas = &n
 	}
-	return spec.Replicas, fromNested(obj, status, "status")
+	if err := statusInts(obj, fields, values[:]); err != nil {
+		return nil, values, err
+	}
+	return replicas, values, nil
+}
+
+// statusInts reads the listed .status integers (observedGeneration as an
+// int64, the others as int32) into values.
+func statusInts(obj *unstructured.Unstructured, fields []string, values []int64) error {
+	status, err := mapAt(obj.Object, "status")
+	if err != nil {
+		return err
+	}
+	for i, field := range fields {
+		if field == "observedGeneration" {
+			values[i], err = int64Field(status, field)
+		} else {
+			var n int32
+			n, err = int32Field(status, field)
+			values[i] = int64(n)
+		}
+		if err != nil {
+			return at(err, "status")
+		}
+	}
+	return nil
 }
 
 // rolledOut: the controller saw the latest spec, every wanted replica is
 // updated and every updated replica is available.
-func rolledOut(obj *unstructured.Unstructured, replicas *int32, observedGeneration int64, updated, available int32) bool {
+func rolledOut(obj *unstructured.Unstructured, replicas *int32, observedGeneration int64, updated, available int64) bool {
 	return observedGeneration == obj.GetGeneration() &&
-		(replicas == nil || updated >= *replicas) &&
+		(replicas == nil || updated >= int64(*replicas)) &&
 		available >= updated
 }
 
 func deploymentHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s appsv1.DeploymentStatus
-	replicas, err := specReplicas(obj, &s)
+	replicas, s, err := replicaStatus(obj, "observedGeneration", "updatedReplicas", "availableReplicas")
 	if err != nil {
 		return false, err
 	}
-	return rolledOut(obj, replicas, s.ObservedGeneration, s.UpdatedReplicas, s.AvailableReplicas), nil
+	return rolledOut(obj, replicas, s[0], s[1], s[2]), nil
 }
 
 func statefulSetHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s appsv1.StatefulSetStatus
-	replicas, err := specReplicas(obj, &s)
+	replicas, s, err := replicaStatus(obj, "observedGeneration", "updatedReplicas", "availableReplicas")
 	if err != nil {
 		return false, err
 	}
-	return rolledOut(obj, replicas, s.ObservedGeneration, s.UpdatedReplicas, s.AvailableReplicas), nil
+	return rolledOut(obj, replicas, s[0], s[1], s[2]), nil
 }
 
 func replicaSetHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s appsv1.ReplicaSetStatus
-	replicas, err := specReplicas(obj, &s)
+	replicas, s, err := replicaStatus(obj, "observedGeneration", "availableReplicas")
 	if err != nil {
 		return false, err
 	}
-	return s.ObservedGeneration == obj.GetGeneration() &&
-		(replicas == nil || s.AvailableReplicas >= *replicas), nil
+	return s[0] == obj.GetGeneration() && (replicas == nil || s[1] >= int64(*replicas)), nil
 }
 
 func daemonSetHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s appsv1.DaemonSetStatus
-	if err := fromNested(obj, &s, "status"); err != nil {
+	var s [4]int64
+	err := statusInts(obj, []string{"observedGeneration", "desiredNumberScheduled", "updatedNumberScheduled", "numberAvailable"}, s[:])
+	if err != nil {
 		return false, err
 	}
-	return s.ObservedGeneration == obj.GetGeneration() &&
-		s.UpdatedNumberScheduled >= s.DesiredNumberScheduled &&
-		s.NumberAvailable >= s.UpdatedNumberScheduled, nil
+	return s[0] == obj.GetGeneration() && s[2] >= s[1] && s[3] >= s[2], nil
 }
 
 // serviceHealthy: any Service but a LoadBalancer is healthy; a LoadBalancer
 // needs an ingress point.
 func serviceHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var svc struct {
-		Spec   corev1.ServiceSpec   `json:"spec"`
-		Status corev1.ServiceStatus `json:"status"`
+	serviceType, err := stringAt(obj, "spec", "type")
+	if err != nil || serviceType != string(corev1.ServiceTypeLoadBalancer) {
+		return err == nil, err
 	}
-	if err := toTyped(obj, &svc); err != nil {
+	var s corev1.ServiceStatus
+	if err := fromNested(obj, &s, "status"); err != nil {
 		return false, err
 	}
-	if svc.Spec.Type != corev1.ServiceTypeLoadBalancer {
-		return true, nil
-	}
-	for _, in := range svc.Status.LoadBalancer.Ingress {
+	for _, in := range s.LoadBalancer.Ingress {
 		if in.Hostname != "" || in.IP != "" {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// stringAt is the string field at path ("" when absent or null).
+func stringAt(obj *unstructured.Unstructured, path ...string) (string, error) {
+	parent, err := mapAt(obj.Object, path[:len(path)-1]...)
+	if err != nil {
+		return "", err
+	}
+	value, err := stringField(parent, path[len(path)-1])
+	return value, at(err, path[:len(path)-1]...)
 }
 
 func ingressHealthy(obj *unstructured.Unstructured) (bool, error) {

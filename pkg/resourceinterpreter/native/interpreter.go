@@ -42,9 +42,9 @@ var (
 
 // Handler signatures, one per operation.
 type (
-	// replicaFunc returns the replica count and the pod template replicas
-	// are created from (nil when there is none).
-	replicaFunc    func(obj *unstructured.Unstructured) (int32, *corev1.PodTemplateSpec, error)
+	// replicaFunc returns the replica count and the unstructured spec of
+	// the pods replicas are created from (nil when empty).
+	replicaFunc    func(obj *unstructured.Unstructured) (int32, map[string]interface{}, error)
 	reviseFunc     func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
 	retainFunc     func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
 	aggregateFunc  func(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error)
@@ -143,15 +143,32 @@ func (i *Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructu
 	if !ok {
 		return 0, &workv1alpha2.ReplicaRequirements{}, notFound(configv1alpha1.InterpreterOperationInterpretReplica, obj.GroupVersionKind())
 	}
-	replicas, tmpl, err := handler(obj)
+	replicas, podSpec, err := handler(obj)
+	var reqs *workv1alpha2.ReplicaRequirements
+	if err == nil {
+		reqs, err = requirementsOf(podSpec)
+		err = at(err, podSpecPath(obj)...)
+	}
+	if err == nil && reqs != nil && i.priorityClassName {
+		reqs.PriorityClassName, err = stringField(podSpec, "priorityClassName")
+	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("interpret replicas of %s: %w", describe(obj), err)
 	}
-	reqs := AccuratePodRequirements(tmpl)
-	if reqs != nil && i.priorityClassName {
-		reqs.PriorityClassName = tmpl.Spec.PriorityClassName
-	}
 	return replicas, reqs, nil
+}
+
+// Where the pod spec is in the kinds GetReplicas reads.
+var (
+	templatePodSpecPath = []string{"spec", "template", "spec"}
+	podSpecFieldPath    = []string{"spec"}
+)
+
+func podSpecPath(obj *unstructured.Unstructured) []string {
+	if obj.GetKind() == podGVK.Kind {
+		return podSpecFieldPath
+	}
+	return templatePodSpecPath
 }
 
 // ReviseReplica implements layer.Layer; it changes obj in place.

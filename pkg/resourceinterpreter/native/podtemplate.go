@@ -361,3 +361,193 @@ func claimNames(spec *corev1.PodSpec) []string {
 	}
 	return names
 }
+
+// podDependenciesFrom is PodDependencies read straight from an
+// unstructured pod spec (nil: an empty spec): only the names of the
+// objects a pod refers to are read.
+func podDependenciesFrom(spec map[string]interface{}, namespace string) ([]configv1alpha1.DependentObjectReference, error) {
+	var names podRefNames
+	if err := names.collect(spec); err != nil {
+		return nil, err
+	}
+	var refs []configv1alpha1.DependentObjectReference
+	refs = appendRefs(refs, kindConfigMap, namespace, names.configMaps)
+	refs = appendRefs(refs, kindSecret, namespace, names.secrets)
+	if sa := names.serviceAccount; sa != "" && sa != defaultServiceAccountName {
+		refs = appendRefs(refs, kindServiceAccount, namespace, []string{sa})
+	}
+	return appendRefs(refs, kindPersistentVolumeClaim, namespace, names.claims), nil
+}
+
+// podRefNames are the names a pod spec refers to, per kind, unsorted.
+type podRefNames struct {
+	configMaps, secrets, claims []string
+	serviceAccount              string
+}
+
+// Volume sources whose secretRef names a Secret.
+var secretRefVolumeSources = [...]string{"cephfs", "cinder", "flexVolume", "rbd", "scaleIO", "iscsi", "storageos"}
+
+func (n *podRefNames) collect(spec map[string]interface{}) error {
+	var err error
+	if n.serviceAccount, err = stringField(spec, "serviceAccountName"); err != nil {
+		return err
+	}
+	pullSecrets, err := asSlice(spec["imagePullSecrets"])
+	if err != nil {
+		return at(err, "imagePullSecrets")
+	}
+	for _, ref := range pullSecrets {
+		if n.secrets, err = appendName(n.secrets, ref, "name"); err != nil {
+			return at(err, "imagePullSecrets")
+		}
+	}
+	for _, key := range [...]string{"initContainers", "containers", "ephemeralContainers"} {
+		containers, err := asSlice(spec[key])
+		if err != nil {
+			return at(err, key)
+		}
+		for _, c := range containers {
+			if err := n.collectContainer(c); err != nil {
+				return at(err, key)
+			}
+		}
+	}
+	volumes, err := asSlice(spec["volumes"])
+	if err != nil {
+		return at(err, "volumes")
+	}
+	for _, v := range volumes {
+		if err := n.collectVolume(v); err != nil {
+			return at(err, "volumes")
+		}
+	}
+	return nil
+}
+
+func (n *podRefNames) collectContainer(v interface{}) error {
+	container, err := asMap(v)
+	if err != nil {
+		return err
+	}
+	envFrom, err := asSlice(container["envFrom"])
+	if err != nil {
+		return at(err, "envFrom")
+	}
+	for _, from := range envFrom {
+		m, err := asMap(from)
+		if err == nil {
+			n.configMaps, err = appendRefName(n.configMaps, m, "configMapRef", "name")
+		}
+		if err == nil {
+			n.secrets, err = appendRefName(n.secrets, m, "secretRef", "name")
+		}
+		if err != nil {
+			return at(err, "envFrom")
+		}
+	}
+	env, err := asSlice(container["env"])
+	if err != nil {
+		return at(err, "env")
+	}
+	for _, e := range env {
+		m, err := asMap(e)
+		if err == nil {
+			m, err = mapAt(m, "valueFrom")
+		}
+		if err == nil {
+			n.configMaps, err = appendRefName(n.configMaps, m, "configMapKeyRef", "name")
+		}
+		if err == nil {
+			n.secrets, err = appendRefName(n.secrets, m, "secretKeyRef", "name")
+		}
+		if err != nil {
+			return at(err, "env")
+		}
+	}
+	return nil
+}
+
+func (n *podRefNames) collectVolume(v interface{}) error {
+	volume, err := asMap(v)
+	if err != nil {
+		return err
+	}
+	if n.configMaps, err = appendRefName(n.configMaps, volume, "configMap", "name"); err != nil {
+		return err
+	}
+	if n.secrets, err = appendRefName(n.secrets, volume, "secret", "secretName"); err != nil {
+		return err
+	}
+	if n.claims, err = appendRefName(n.claims, volume, "persistentVolumeClaim", "claimName"); err != nil {
+		return err
+	}
+	if volume["projected"] != nil {
+		sources, err := mapAt(volume, "projected")
+		var list []interface{}
+		if err == nil {
+			list, err = asSlice(sources["sources"])
+		}
+		for i := 0; err == nil && i < len(list); i++ {
+			var src map[string]interface{}
+			if src, err = asMap(list[i]); err == nil {
+				n.configMaps, err = appendRefName(n.configMaps, src, "configMap", "name")
+			}
+			if err == nil {
+				n.secrets, err = appendRefName(n.secrets, src, "secret", "name")
+			}
+		}
+		if err != nil {
+			return at(err, "projected", "sources")
+		}
+	}
+	if n.secrets, err = appendRefName(n.secrets, volume, "azureFile", "secretName"); err != nil {
+		return err
+	}
+	for _, source := range secretRefVolumeSources {
+		if volume[source] == nil {
+			continue
+		}
+		m, err := mapAt(volume, source)
+		if err == nil {
+			n.secrets, err = appendRefName(n.secrets, m, "secretRef", "name")
+		}
+		if err != nil {
+			return at(err, source)
+		}
+	}
+	if volume["csi"] != nil {
+		m, err := mapAt(volume, "csi")
+		if err == nil {
+			n.secrets, err = appendRefName(n.secrets, m, "nodePublishSecretRef", "name")
+		}
+		if err != nil {
+			return at(err, "csi")
+		}
+	}
+	return nil
+}
+
+// appendRefName appends m[ref][field] to names when it is a non-empty
+// string (an absent or null reference names nothing).
+func appendRefName(names []string, m map[string]interface{}, ref, field string) ([]string, error) {
+	v := m[ref]
+	if v == nil {
+		return names, nil
+	}
+	names, err := appendName(names, v, field)
+	return names, at(err, ref)
+}
+
+// appendName appends v[field] (v an object) when it is a non-empty string.
+func appendName(names []string, v interface{}, field string) ([]string, error) {
+	m, err := asMap(v)
+	if err != nil {
+		return names, err
+	}
+	name, err := stringField(m, field)
+	if err != nil || name == "" {
+		return names, err
+	}
+	return append(names, name), nil
+}

@@ -75,13 +75,15 @@ func removeAnnotations(obj *unstructured.Unstructured, keys ...string) {
 // pruneJobSelector removes the selector and template labels the job
 // controller generates, unless the user manages the selector.
 func pruneJobSelector(obj *unstructured.Unstructured) error {
-	var spec struct {
-		ManualSelector *bool `json:"manualSelector"`
-	}
-	if err := fromNested(obj, &spec, "spec"); err != nil {
+	spec, err := mapAt(obj.Object, "spec")
+	if err != nil {
 		return err
 	}
-	if spec.ManualSelector != nil && *spec.ManualSelector {
+	manual, err := asBool(spec["manualSelector"])
+	if err != nil {
+		return at(err, "spec", "manualSelector")
+	}
+	if manual {
 		return nil
 	}
 	if err := deleteMapKeys(obj, []string{"spec", "selector", "matchLabels"},

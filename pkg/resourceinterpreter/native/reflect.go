@@ -3,6 +3,7 @@ package native
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -64,7 +65,7 @@ type (
 // memberGeneration reads the generations of a member workload. A missing
 // or non-integer template-generation annotation is an error.
 func memberGeneration(obj *unstructured.Unstructured) (federatedGeneration, error) {
-	value := obj.GetAnnotations()[names.ResourceTemplateGenerationAnnotation]
+	value := annotation(obj, names.ResourceTemplateGenerationAnnotation)
 	templateGeneration, err := strconv.ParseInt(value, 10, 64)
 	if err != nil {
 		return federatedGeneration{}, fmt.Errorf("annotation %s: %w", names.ResourceTemplateGenerationAnnotation, err)
@@ -72,87 +73,111 @@ func memberGeneration(obj *unstructured.Unstructured) (federatedGeneration, erro
 	return federatedGeneration{Generation: obj.GetGeneration(), ResourceTemplateGeneration: templateGeneration}, nil
 }
 
-// workloadStatus converts .status into a typed status and reads the
-// generations. found is false (and nothing else is read) without .status.
-func workloadStatus(obj *unstructured.Unstructured, status any) (federatedGeneration, bool, error) {
-	found, err := nestedTyped(obj, status, "status")
-	if err != nil || !found {
-		return federatedGeneration{}, false, err
+// workloadStatus reads .status and the generations. found is false (and
+// nothing else is read) without .status.
+func workloadStatus(obj *unstructured.Unstructured) (map[string]interface{}, federatedGeneration, bool, error) {
+	status, err := mapAt(obj.Object, "status")
+	if err != nil || status == nil {
+		return nil, federatedGeneration{}, false, err
 	}
 	gen, err := memberGeneration(obj)
-	return gen, err == nil, err
+	return status, gen, err == nil, err
 }
 
 // emptyJSONObject is a reflected status with nothing in it.
 const emptyJSONObject = "{}"
 
-func reflectDeployment(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s appsv1.DeploymentStatus
-	gen, found, err := workloadStatus(obj, &s)
+// annotation is the value of an annotation, "" when absent or not a
+// string, read without copying the annotations.
+func annotation(obj *unstructured.Unstructured, key string) string {
+	annotations, _ := mapAt(obj.Object, "metadata", "annotations")
+	value, _ := annotations[key].(string)
+	return value
+}
+
+// Reflected status fields of each workload kind, in the order Karmada's
+// typed structs marshal them.
+var (
+	deploymentReflected  = []string{"observedGeneration", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas"}
+	replicaSetReflected  = []string{"replicas", "readyReplicas", "availableReplicas", "observedGeneration"}
+	daemonSetReflected   = []string{"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady", "observedGeneration", "updatedNumberScheduled", "numberAvailable", "numberUnavailable"}
+	statefulSetReflected = []string{"replicas", "readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"}
+)
+
+// The status fields of each workload kind that are not omitempty: written
+// even when 0.
+var (
+	replicaSetRequired  = []string{"replicas"}
+	daemonSetRequired   = []string{"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady"}
+	statefulSetRequired = []string{"replicas", "availableReplicas"}
+)
+
+// reflectWorkload writes the generations and the listed status fields as
+// encoding/json writes the wrapped typed status: in order, zeros omitted.
+// Every field is an int32 except observedGeneration (int64).
+func reflectWorkload(obj *unstructured.Unstructured, fields, required []string, nilWhenEmpty bool) (*runtime.RawExtension, error) {
+	status, gen, found, err := workloadStatus(obj)
 	if err != nil || !found {
 		return nil, err
 	}
-	raw, err := rawJSON(&wrappedDeploymentStatus{federatedGeneration: gen, DeploymentStatus: appsv1.DeploymentStatus{
-		ObservedGeneration:  s.ObservedGeneration,
-		Replicas:            s.Replicas,
-		UpdatedReplicas:     s.UpdatedReplicas,
-		ReadyReplicas:       s.ReadyReplicas,
-		AvailableReplicas:   s.AvailableReplicas,
-		UnavailableReplicas: s.UnavailableReplicas,
-	}})
-	if err != nil || string(raw.Raw) == emptyJSONObject {
-		return nil, err
+	var values [8]int64
+	for i, field := range fields {
+		if field == "observedGeneration" {
+			values[i], err = int64Field(status, field)
+		} else {
+			var n int32
+			n, err = int32Field(status, field)
+			values[i] = int64(n)
+		}
+		if err != nil {
+			return nil, at(err, "status")
+		}
 	}
-	return raw, nil
+	// Every field starts with a comma; the first one becomes the brace.
+	buf := make([]byte, 0, 192)
+	buf = appendIntField(buf, "generation", gen.Generation, false)
+	buf = appendIntField(buf, "resourceTemplateGeneration", gen.ResourceTemplateGeneration, false)
+	for i, field := range fields {
+		buf = appendIntField(buf, field, values[i], slices.Contains(required, field))
+	}
+	if len(buf) == 0 {
+		if nilWhenEmpty {
+			return nil, nil
+		}
+		return &runtime.RawExtension{Raw: []byte(emptyJSONObject)}, nil
+	}
+	buf[0] = '{'
+	return &runtime.RawExtension{Raw: append(buf, '}')}, nil
+}
+
+// appendIntField appends `,"name":v` unless v is 0 and the field is not
+// required (omitempty).
+func appendIntField(buf []byte, name string, v int64, required bool) []byte {
+	if v == 0 && !required {
+		return buf
+	}
+	buf = append(buf, ',', '"')
+	buf = append(buf, name...)
+	buf = append(buf, '"', ':')
+	return strconv.AppendInt(buf, v, 10)
+}
+
+func reflectDeployment(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
+	return reflectWorkload(obj, deploymentReflected, nil, true)
 }
 
 func reflectReplicaSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s appsv1.ReplicaSetStatus
-	gen, found, err := workloadStatus(obj, &s)
-	if err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&wrappedReplicaSetStatus{federatedGeneration: gen, ReplicaSetStatus: appsv1.ReplicaSetStatus{
-		Replicas:           s.Replicas,
-		ReadyReplicas:      s.ReadyReplicas,
-		AvailableReplicas:  s.AvailableReplicas,
-		ObservedGeneration: s.ObservedGeneration,
-	}})
+	return reflectWorkload(obj, replicaSetReflected, replicaSetRequired, false)
 }
 
 func reflectDaemonSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s appsv1.DaemonSetStatus
-	gen, found, err := workloadStatus(obj, &s)
-	if err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&wrappedDaemonSetStatus{federatedGeneration: gen, DaemonSetStatus: appsv1.DaemonSetStatus{
-		CurrentNumberScheduled: s.CurrentNumberScheduled,
-		NumberMisscheduled:     s.NumberMisscheduled,
-		DesiredNumberScheduled: s.DesiredNumberScheduled,
-		NumberReady:            s.NumberReady,
-		ObservedGeneration:     s.ObservedGeneration,
-		UpdatedNumberScheduled: s.UpdatedNumberScheduled,
-		NumberAvailable:        s.NumberAvailable,
-		NumberUnavailable:      s.NumberUnavailable,
-	}})
+	return reflectWorkload(obj, daemonSetReflected, daemonSetRequired, false)
 }
 
 // reflectStatefulSet does not reflect observedGeneration, as Karmada does
 // not (see aggregateStatefulSet for the consequence).
 func reflectStatefulSet(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s appsv1.StatefulSetStatus
-	gen, found, err := workloadStatus(obj, &s)
-	if err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&wrappedStatefulSetStatus{federatedGeneration: gen, StatefulSetStatus: appsv1.StatefulSetStatus{
-		Replicas:          s.Replicas,
-		ReadyReplicas:     s.ReadyReplicas,
-		CurrentReplicas:   s.CurrentReplicas,
-		UpdatedReplicas:   s.UpdatedReplicas,
-		AvailableReplicas: s.AvailableReplicas,
-	}})
+	return reflectWorkload(obj, statefulSetReflected, statefulSetRequired, false)
 }
 
 // reflectService reflects the load balancer of LoadBalancer Services only.

@@ -232,7 +232,7 @@ func TestReviseReplica(t *testing.T) {
 // The replica handlers convert only the fields requirements read; the
 // result must equal that of the whole typed template.
 func TestGetReplicasMatchesFullConversion(t *testing.T) {
-	d := obj(t, benchDeployment)
+	d := obj(t, fullDeployment)
 	_ = unstructured.SetNestedField(d.Object, map[string]any{"nodeAffinity": map[string]any{
 		"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{"nodeSelectorTerms": []any{
 			map[string]any{"matchExpressions": []any{map[string]any{"key": "zone", "operator": "In", "values": []any{"a"}}}},
@@ -254,3 +254,53 @@ func TestGetReplicasMatchesFullConversion(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", asJSON(t, got), asJSON(t, want))
 	}
 }
+
+// fullDeployment is a Deployment with every field requirements read.
+const fullDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+  namespace: default
+  generation: 3
+  uid: 6f1c1d0e-1111-2222-3333-444455556666
+  resourceVersion: "12345"
+  creationTimestamp: "2024-01-01T00:00:00Z"
+  labels: {app: nginx, propagationpolicy.karmada.io/permanent-id: 1b0c8a2e-aaaa-bbbb-cccc-ddddeeeeffff}
+  annotations: {propagationpolicy.karmada.io/name: nginx-propagation, propagationpolicy.karmada.io/namespace: default}
+spec:
+  replicas: 20
+  selector: {matchLabels: {app: nginx}}
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}
+  template:
+    metadata: {labels: {app: nginx}}
+    spec:
+      nodeSelector: {kubernetes.io/os: linux}
+      priorityClassName: web-high
+      tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+      initContainers:
+      - name: init
+        image: busybox
+        resources: {requests: {cpu: 200m, memory: 64Mi}}
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        ports: [{containerPort: 80, protocol: TCP}]
+        env: [{name: MODE, value: prod}]
+        resources:
+          requests: {cpu: 250m, memory: 128Mi}
+          limits: {cpu: "1", memory: 256Mi, ephemeral-storage: 1Gi}
+        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 5}
+      - name: sidecar
+        image: envoy:1.30
+        resources: {requests: {cpu: 100m, memory: 64Mi}}
+status:
+  observedGeneration: 2
+  replicas: 18
+  updatedReplicas: 18
+  readyReplicas: 17
+  availableReplicas: 17
+  unavailableReplicas: 1
+  conditions:
+  - {type: Available, status: "True", reason: MinimumReplicasAvailable, message: ok, lastUpdateTime: "2024-01-01T00:00:00Z", lastTransitionTime: "2024-01-01T00:00:00Z"}
+  - {type: Progressing, status: "True", reason: NewReplicaSetAvailable, message: ok, lastUpdateTime: "2024-01-01T00:00:00Z", lastTransitionTime: "2024-01-01T00:00:00Z"}
+`

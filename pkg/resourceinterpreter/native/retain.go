@@ -46,7 +46,10 @@ func retainDeploymentReplicas(desired, observed *unstructured.Unstructured) (*un
 
 // retainPod keeps what the member's scheduler and admission set: the node,
 // the service account, the volumes (with injected token volumes) and the
-// containers' volume mounts. The result is a new, normalized object.
+// containers' volume mounts. The result is a new, normalized object: Pods
+// are the one kind still converted whole, because Karmada's answer is the
+// normalized Pod (rarely propagated, so not worth a field-level copy of
+// Karmada's normalization).
 func retainPod(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	var want, got corev1.Pod
 	if err := toTyped(desired, &want); err != nil {

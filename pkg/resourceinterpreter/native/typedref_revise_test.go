@@ -1,0 +1,32 @@
+package native_test
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+func reviseHandlers() map[schema.GroupVersionKind]reviseFunc {
+	return map[schema.GroupVersionKind]reviseFunc{
+		deploymentGVK:  reviseSpecField("replicas"),
+		replicaSetGVK:  reviseSpecField("replicas"),
+		statefulSetGVK: reviseSpecField("replicas"),
+		jobGVK:         reviseSpecField("parallelism"),
+	}
+}
+
+// reviseSpecField overwrites spec.<field>, in place, only when it is already
+// set: an absent field stays absent, a non-integer one is an error.
+func reviseSpecField(field string) reviseFunc {
+	return func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+		_, found, err := unstructured.NestedInt64(obj.Object, "spec", field)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			if err := unstructured.SetNestedField(obj.Object, replicas, "spec", field); err != nil {
+				return nil, err
+			}
+		}
+		return obj, nil
+	}
+}
