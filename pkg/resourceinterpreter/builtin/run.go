@@ -43,18 +43,18 @@ func Run(ctx context.Context, op configv1alpha1.InterpreterOperation, args custo
 		return nil, err
 	}
 	i := defaultInterpreter()
-	gvk := obj.GroupVersionKind()
-	if !i.HookEnabled(gvk, op) {
-		return nil, fmt.Errorf("%s of %s: %w (%s)", op, gvk.String(), resourceinterpreter.ErrNoHook, withoutHook[op])
+	if !i.HookEnabled(obj.GroupVersionKind(), op) {
+		return nil, fmt.Errorf("%w for %s %s: %s", resourceinterpreter.ErrNoHook, obj.GetAPIVersion(), obj.GetKind(), withoutHook[op])
 	}
 	return customization.RunOn(ctx, i, op, obj, args)
 }
 
 // Entry is one kind Propel ships a built-in interpreter for.
 type Entry struct {
-	APIVersion, Kind string
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
 	// Operations are those the kind defines, in Karmada's rule order.
-	Operations []configv1alpha1.InterpreterOperation
+	Operations []configv1alpha1.InterpreterOperation `json:"operations"`
 }
 
 // Table lists the built-in kinds and their operations, sorted by API
