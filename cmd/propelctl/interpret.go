@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -17,6 +18,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 )
 
@@ -25,48 +27,66 @@ type interpretOptions struct {
 	operation                             string
 	desiredFile, observedFile, statusFile string
 	desiredReplica                        int64
-	check                                 bool
+	check, listBuiltin                    bool
 	output                                string
 }
 
 func newInterpretCommand() *cobra.Command {
 	o := &interpretOptions{}
 	cmd := &cobra.Command{
-		Use:   "interpret -f CUSTOMIZATION.yaml (--operation OP | --check)",
-		Short: "Run or check ResourceInterpreterCustomization Lua scripts locally, as the controller would",
-		Long: `Runs the Lua customization layer only (no webhook, built-in or native
-interpreter), exactly as propel-controller-manager runs it. OP is one of
-interpretReplica, reviseReplica, retain, aggregateStatus, interpretStatus,
-interpretHealth, interpretDependency, interpretComponent (any case).`,
+		Use:   "interpret [-f CUSTOMIZATION.yaml] (--operation OP | --check | --list-builtin)",
+		Short: "Run resource interpreter operations locally, as the controller would",
+		Long: `With -f, runs the given ResourceInterpreterCustomizations only (no webhook,
+built-in or native interpreter), exactly as propel-controller-manager runs
+them. Without -f, answers as propel-controller-manager does for a cluster
+that holds no customization and no interpreter webhook: Propel's built-in
+interpreters for third-party kinds, then the native ones.
+OP is one of interpretReplica, reviseReplica, retain, aggregateStatus,
+interpretStatus, interpretHealth, interpretDependency, interpretComponent
+(any case). --check compiles every rule (of the built-in interpreters
+without -f); --list-builtin prints the kinds and operations Propel ships.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringSliceVarP(&o.files, "filename", "f", nil, "Files containing ResourceInterpreterCustomizations (YAML or JSON).")
+	f.StringSliceVarP(&o.files, "filename", "f", nil, "Files containing ResourceInterpreterCustomizations (YAML or JSON). Without it, the built-in and native interpreters answer.")
 	f.StringVar(&o.operation, "operation", "", "The operation to run.")
 	f.StringVar(&o.desiredFile, "desired-file", "", "File with the desired object (the resource template).")
 	f.StringVar(&o.observedFile, "observed-file", "", "File with the observed object (from a member cluster).")
 	f.StringVar(&o.statusFile, "status-file", "", "File with a YAML or JSON list of AggregatedStatusItem, or '-' for stdin.")
 	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "Replicas for reviseReplica.")
 	f.BoolVar(&o.check, "check", false, "Compile every rule and print PASS, UNSET or ERROR per rule.")
+	f.BoolVar(&o.listBuiltin, "list-builtin", false, "Print the kinds Propel's built-in interpreters cover and their operations.")
 	f.StringVarP(&o.output, "output", "o", "yaml", "Output format: yaml or json.")
-	_ = cmd.MarkFlagRequired("filename")
 	return cmd
 }
 
 func (o *interpretOptions) run(cmd *cobra.Command) error {
-	rics, err := loadCustomizations(o.files)
-	if err != nil {
-		return fmt.Errorf("fail to get customization object: %w", err)
+	if o.output != "yaml" && o.output != "json" {
+		return fmt.Errorf("unknown output format %q (want yaml or json)", o.output)
+	}
+	if o.listBuiltin {
+		if len(o.files) > 0 {
+			return errors.New("--list-builtin does not take -f")
+		}
+		return listBuiltin(cmd.OutOrStdout(), o.output)
+	}
+	var rics []configv1alpha1.ResourceInterpreterCustomization
+	var err error
+	if len(o.files) > 0 {
+		if rics, err = loadCustomizations(o.files); err != nil {
+			return fmt.Errorf("fail to get customization object: %w", err)
+		}
+	} else if o.check {
+		if rics, err = builtin.Load(builtin.FS()); err != nil {
+			return err
+		}
 	}
 	if o.check {
 		return checkCustomizations(cmd.OutOrStdout(), rics)
 	}
 	if o.operation == "" {
 		return errors.New("operation is not set for executing")
-	}
-	if o.output != "yaml" && o.output != "json" {
-		return fmt.Errorf("unknown output format %q (want yaml or json)", o.output)
 	}
 	op, err := customization.ParseOperation(o.operation)
 	if err != nil {
@@ -82,7 +102,12 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	if args.StatusItems, err = loadStatusItems(o.statusFile, cmd.InOrStdin()); err != nil {
 		return fmt.Errorf("fail to get status items: %w", err)
 	}
-	results, err := customization.RunOperation(cmd.Context(), rics, op, args)
+	var results []customization.Result
+	if len(o.files) > 0 {
+		results, err = customization.RunOperation(cmd.Context(), rics, op, args)
+	} else {
+		results, err = builtin.Run(cmd.Context(), op, args)
+	}
 	if err != nil {
 		return fmt.Errorf("execute %s: %w", op, err)
 	}
@@ -113,6 +138,52 @@ func printResults(w io.Writer, format string, results []customization.Result) er
 		fmt.Fprintf(w, "---\n# [%d/%d] %s:\n%s", i+1, len(results), r.Name, y)
 	}
 	return nil
+}
+
+// operationColumns are the headers of --list-builtin, in Karmada's rule
+// order.
+var operationColumns = map[configv1alpha1.InterpreterOperation]string{
+	configv1alpha1.InterpreterOperationRetain:              "RETAIN",
+	configv1alpha1.InterpreterOperationInterpretReplica:    "REPLICA",
+	configv1alpha1.InterpreterOperationInterpretComponent:  "COMPONENT",
+	configv1alpha1.InterpreterOperationReviseReplica:       "REVISE",
+	configv1alpha1.InterpreterOperationInterpretStatus:     "STATUS",
+	configv1alpha1.InterpreterOperationAggregateStatus:     "AGGREGATE",
+	configv1alpha1.InterpreterOperationInterpretHealth:     "HEALTH",
+	configv1alpha1.InterpreterOperationInterpretDependency: "DEPENDENCY",
+}
+
+// listBuiltin prints the built-in kinds x operations: a table with "x"
+// where the kind defines the operation, or the entries as JSON.
+func listBuiltin(w io.Writer, format string) error {
+	entries, err := builtin.Table()
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	ops := customization.Operations()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "APIVERSION\tKIND")
+	for _, op := range ops {
+		fmt.Fprint(tw, "\t", operationColumns[op])
+	}
+	fmt.Fprintln(tw)
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s", e.APIVersion, e.Kind)
+		for _, op := range ops {
+			mark := "-"
+			if slices.Contains(e.Operations, op) {
+				mark = "x"
+			}
+			fmt.Fprint(tw, "\t", mark)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }
 
 func checkCustomizations(w io.Writer, rics []configv1alpha1.ResourceInterpreterCustomization) error {

@@ -157,3 +157,77 @@ func TestInterpretBadInput(t *testing.T) {
 		t.Errorf("non-customization file: %v", err)
 	}
 }
+
+func TestInterpretBuiltinWithoutFilename(t *testing.T) {
+	dir := t.TempDir()
+	helmRelease := filepath.Join(dir, "helmrelease.json")
+	if err := os.WriteFile(helmRelease, []byte(`{"apiVersion":"helm.toolkit.fluxcd.io/v2beta1","kind":"HelmRelease",
+"metadata":{"name":"podinfo","namespace":"apps"},
+"status":{"conditions":[{"type":"Ready","status":"True","reason":"ReconciliationSucceeded","message":"Release reconciliation succeeded"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runInterpret(t, "", "--operation", "InterpretHealth", "--observed-file", helmRelease, "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || got["healthy"] != true {
+		t.Fatalf("want {\"healthy\": true}, got %s (%v)", out, err)
+	}
+
+	// HelmRelease defines no InterpretReplica: no layer answers.
+	if _, err := runInterpret(t, "", "--operation", "InterpretReplica", "--desired-file", helmRelease); err == nil || !strings.Contains(err.Error(), "no interpreter hook") {
+		t.Errorf("InterpretReplica of a HelmRelease: %v", err)
+	}
+
+	// A kind the built-in layer does not cover goes to the native layer.
+	_, desired, _ := files(t)
+	deployment := filepath.Join(dir, "deployment.yaml")
+	if err := os.WriteFile(deployment, []byte(strings.Replace(strings.Replace(workload, "workload.example.io/v1alpha1", "apps/v1", 1), "Workload", "Deployment", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runInterpret(t, "", "--operation", "InterpretReplica", "--desired-file", deployment, "-o", "json")
+	if err != nil || !strings.Contains(out, `"replica": 3`) || !strings.Contains(out, `"cpu": "100m"`) {
+		t.Errorf("native InterpretReplica of a Deployment: %v\n%s", err, out)
+	}
+	// The sample Workload kind has no interpreter without its customization.
+	if _, err := runInterpret(t, "", "--operation", "InterpretReplica", "--desired-file", desired); err == nil {
+		t.Error("a Workload was interpreted without its customization")
+	}
+}
+
+func TestInterpretListBuiltin(t *testing.T) {
+	out, err := runInterpret(t, "", "--list-builtin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 28 {
+		t.Fatalf("want a header and 27 kinds, got %d lines:\n%s", len(lines), out)
+	}
+	// The row of Argo Workflow, in rule order: Retain, InterpretReplica,
+	// InterpretComponent, ReviseReplica, InterpretStatus, AggregateStatus,
+	// InterpretHealth, InterpretDependency.
+	var workflow string
+	for _, l := range lines {
+		if strings.Contains(l, " Workflow ") {
+			workflow = strings.Join(strings.Fields(l), " ")
+		}
+	}
+	if workflow != "argoproj.io/v1alpha1 Workflow x x - x - - x x" {
+		t.Errorf("Workflow row %q", workflow)
+	}
+	if _, err := runInterpret(t, "", "--list-builtin", "-f", "x.yaml"); err == nil {
+		t.Error("--list-builtin accepted -f")
+	}
+}
+
+func TestInterpretCheckBuiltin(t *testing.T) {
+	out, err := runInterpret(t, "", "--check")
+	if err != nil {
+		t.Fatalf("check of the built-in interpreters failed: %v\n%s", err, out)
+	}
+	if got := strings.Count(out, "SOURCE: declarative-configuration-"); got != 27 {
+		t.Errorf("checked %d built-in customizations, want 27", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -65,19 +66,9 @@ func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceI
 
 // Run runs op on args with the loaded configuration.
 func (i *Interpreter) Run(ctx context.Context, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
-	obj := args.Desired
-	if op == configv1alpha1.InterpreterOperationRetain {
-		if args.Desired == nil {
-			return nil, errors.New("desired, desired-file options are not set")
-		}
-		if args.Observed == nil {
-			return nil, errors.New("observed, observed-file options are not set")
-		}
-	} else {
-		var err error
-		if obj, err = args.object(); err != nil {
-			return nil, err
-		}
+	obj, err := args.Subject(op)
+	if err != nil {
+		return nil, err
 	}
 	enabled, err := i.HookEnabled(obj.GroupVersionKind(), op)
 	if err != nil {
@@ -86,10 +77,40 @@ func (i *Interpreter) Run(ctx context.Context, op configv1alpha1.InterpreterOper
 	if !enabled {
 		return nil, fmt.Errorf("%w: %s for %s", ErrNoRule, op, obj.GroupVersionKind())
 	}
-	return i.run(ctx, op, obj, args)
+	return RunOn(ctx, i, op, obj, args)
 }
 
-func (i *Interpreter) run(ctx context.Context, op configv1alpha1.InterpreterOperation, obj *unstructured.Unstructured, args Args) ([]Result, error) {
+// Subject checks that args hold the objects op takes and returns the one
+// whose kind selects the interpreter (the desired object for Retain).
+func (a Args) Subject(op configv1alpha1.InterpreterOperation) (*unstructured.Unstructured, error) {
+	if op == configv1alpha1.InterpreterOperationRetain {
+		if a.Desired == nil {
+			return nil, errors.New("desired, desired-file options are not set")
+		}
+		if a.Observed == nil {
+			return nil, errors.New("observed, observed-file options are not set")
+		}
+		return a.Desired, nil
+	}
+	return a.object()
+}
+
+// Operator offers the eight interpreter operations, as a layer or the
+// facade over the layers offers them.
+type Operator interface {
+	GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error)
+	ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
+	GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error)
+	Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
+	AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error)
+	ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error)
+	InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error)
+	GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error)
+}
+
+// RunOn runs op of ops on obj (the Subject of args) and names the results
+// as Karmada's interpret command does.
+func RunOn(ctx context.Context, ops Operator, op configv1alpha1.InterpreterOperation, obj *unstructured.Unstructured, args Args) ([]Result, error) {
 	one := func(name string, v any, err error) ([]Result, error) {
 		if err != nil {
 			return nil, err
@@ -98,31 +119,31 @@ func (i *Interpreter) run(ctx context.Context, op configv1alpha1.InterpreterOper
 	}
 	switch op {
 	case configv1alpha1.InterpreterOperationRetain:
-		v, err := i.Retain(ctx, args.Desired, args.Observed)
+		v, err := ops.Retain(ctx, args.Desired, args.Observed)
 		return one("retained", v, err)
 	case configv1alpha1.InterpreterOperationInterpretReplica:
-		n, req, err := i.GetReplicas(ctx, obj)
+		n, req, err := ops.GetReplicas(ctx, obj)
 		if err != nil {
 			return nil, err
 		}
 		return []Result{{Name: "replica", Value: n}, {Name: "requires", Value: req}}, nil
 	case configv1alpha1.InterpreterOperationInterpretComponent:
-		v, err := i.GetComponents(ctx, obj)
+		v, err := ops.GetComponents(ctx, obj)
 		return one("components", v, err)
 	case configv1alpha1.InterpreterOperationReviseReplica:
-		v, err := i.ReviseReplica(ctx, obj, args.Replicas)
+		v, err := ops.ReviseReplica(ctx, obj, args.Replicas)
 		return one("revised", v, err)
 	case configv1alpha1.InterpreterOperationInterpretStatus:
-		v, err := i.ReflectStatus(ctx, obj)
+		v, err := ops.ReflectStatus(ctx, obj)
 		return one("status", v, err)
 	case configv1alpha1.InterpreterOperationAggregateStatus:
-		v, err := i.AggregateStatus(ctx, obj, args.StatusItems)
+		v, err := ops.AggregateStatus(ctx, obj, args.StatusItems)
 		return one("aggregatedStatus", v, err)
 	case configv1alpha1.InterpreterOperationInterpretHealth:
-		v, err := i.InterpretHealth(ctx, obj)
+		v, err := ops.InterpretHealth(ctx, obj)
 		return one("healthy", v, err)
 	case configv1alpha1.InterpreterOperationInterpretDependency:
-		v, err := i.GetDependencies(ctx, obj)
+		v, err := ops.GetDependencies(ctx, obj)
 		return one("dependencies", v, err)
 	}
 	return nil, fmt.Errorf("operation %s is not supported", op)
