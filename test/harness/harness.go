@@ -13,11 +13,17 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/config/crds"
 	"github.com/propel-mc/propel/pkg/apis"
@@ -197,4 +203,48 @@ func SharedDir() string {
 		return ""
 	}
 	return d
+}
+
+// MemberNames lists the members' names in the order they were started.
+func (e *Env) MemberNames() []string {
+	out := make([]string, 0, len(e.Members))
+	for _, m := range e.Members {
+		out = append(out, m.Options.Name)
+	}
+	return out
+}
+
+// UniqueName appends a number unique within a test run to prefix, so that
+// tests sharing one environment never collide.
+func UniqueName(prefix string) string {
+	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1_000_000, uniqueNames.Add(1))
+}
+
+var uniqueNames atomic.Int64
+
+// RunManager starts a controller-runtime manager on cfg with Propel's
+// scheme and no metrics server, after setup has added the controllers
+// under test, and returns once its caches have synced. It stops when ctx
+// ends. Controller names may repeat, since each test may run its own
+// manager with the same controllers.
+func RunManager(ctx context.Context, cfg *rest.Config, setup func(ctrl.Manager) error) (ctrl.Manager, error) {
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create manager: %w", err)
+	}
+	if err := setup(mgr); err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "manager stopped:", err)
+		}
+	}()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		return nil, fmt.Errorf("manager caches did not sync")
+	}
+	return mgr, nil
 }
