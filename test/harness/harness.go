@@ -7,6 +7,7 @@ package harness
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -137,8 +138,14 @@ func StartT(t testing.TB, opts Options) *Env {
 //	func TestMain(m *testing.M) { harness.Main(m, harness.Options{}, &env) }
 //
 // Each start function runs once the environment is up (for example to start
-// a controller manager); it is stopped with the environment.
+// a controller manager); it is stopped with the environment. With -run '^$'
+// (benchmarks only, as make bench runs them) no environment starts: the
+// package's benchmarks do not need one.
 func Main(m *testing.M, opts Options, env **Env, start ...func(context.Context, *Env) error) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "propel-env-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

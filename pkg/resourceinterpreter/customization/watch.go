@@ -51,7 +51,7 @@ func (i *Interpreter) resync() {
 	}
 	var list configv1alpha1.ResourceInterpreterCustomizationList
 	if err := src.cache.List(context.Background(), &list); err != nil {
-		i.log.Error(err, "List ResourceInterpreterCustomizations; keeping the previous configuration")
+		i.log.Error(err, "list ResourceInterpreterCustomizations; keeping the previous configuration")
 		return
 	}
 	i.LoadConfig(list.Items)

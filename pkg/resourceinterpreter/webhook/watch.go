@@ -44,7 +44,9 @@ func (i *Interpreter) Watch(ctx context.Context, c cache.Cache) error {
 	go func() {
 		<-ctx.Done()
 		if err := inf.RemoveEventHandler(reg); err != nil {
-			i.log.V(2).Info("Remove event handler", "err", err)
+			if l := i.log.V(2); l.Enabled() {
+				l.Error(err, "remove event handler")
+			}
 		}
 	}()
 	return nil
@@ -56,7 +58,7 @@ func (i *Interpreter) syncLoop(ctx context.Context, c cache.Cache, reg toolscach
 	}
 	for {
 		if err := i.reload(ctx, c); err != nil {
-			i.log.Error(err, "Reload interpreter webhook configurations; retrying")
+			i.log.Error(err, "reload interpreter webhook configurations; retrying")
 			select {
 			case <-ctx.Done():
 				return
