@@ -186,7 +186,7 @@ func grew(list, base corev1.ResourceList, name corev1.ResourceName, delta string
 
 // TestIdleStatusCycleWritesNothing: once member1's status is settled, a
 // status cycle writes nothing to the control plane. Cluster writes are
-// counted; other controllers of the manager (execution) may still settle.
+// counted; the cluster controller in the same manager may still write.
 func TestIdleStatusCycleWritesNothing(t *testing.T) {
 	env.WaitClusterReady(t, "member1", harness.Timeout(2*time.Minute))
 	ctx := context.Background()
