@@ -43,7 +43,7 @@ func applyDeployment(t *testing.T, name string) *appliedWork {
 	labels := map[string]string{"app": name}
 	deploy := &appsv1.Deployment{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Annotations: map[string]string{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Labels: map[string]string{names.ManagedLabel: names.TrueValue}, Annotations: map[string]string{
 			names.WorkNamespaceAnnotation: names.ExecutionSpace(member), names.WorkNameAnnotation: workName,
 		}},
 		Spec: appsv1.DeploymentSpec{
