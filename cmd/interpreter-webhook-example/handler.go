@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
@@ -28,7 +29,7 @@ func (e *workloadInterpreter) InjectDecoder(d *interpreter.Decoder) { e.decoder 
 
 // Handle decodes the Workload and dispatches on the operation.
 func (e *workloadInterpreter) Handle(_ context.Context, req interpreter.Request) interpreter.Response {
-	log.Log.V(4).Info("Interpreting workload", "operation", req.Operation, "namespace", req.Namespace, "name", req.Name, "uid", req.UID)
+	log.Log.V(4).Info("interpreting workload", "operation", req.Operation, "workload", klog.KRef(req.Namespace, req.Name), "uid", req.UID)
 	w := &Workload{}
 	if err := e.decoder.Decode(req, w); err != nil {
 		return interpreter.Errored(http.StatusBadRequest, err)

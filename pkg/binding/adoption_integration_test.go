@@ -20,6 +20,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestAdoptionAndClusterBindings: a Work as Karmada writes it (built here
@@ -47,15 +48,15 @@ func (e *testEnv) adoptKarmadaWork(t *testing.T) {
 	rb.Spec.Resource.Name = "web"
 	rb.Spec.Clusters = []workv1alpha2.TargetCluster{{Name: "member1", Replicas: 2}}
 
-	e.quiet(t)
-	before := e.writes.Load()
+	e.writes.Quiet(t, 0)
+	before := e.writes.Len()
 	e.create(t, rb)
 	time.Sleep(time.Second)
 	if _, err := e.rb.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(rb)}); err != nil {
 		t.Fatal(err)
 	}
-	e.quiet(t)
-	if got := e.writes.Load() - before; got != 0 {
+	e.writes.Quiet(t, 0)
+	if got := e.writes.Len() - before; got != 0 {
 		t.Errorf("adopting a Karmada Work wrote %d times", got)
 	}
 	after := &workv1alpha1.Work{}
@@ -140,7 +141,7 @@ func (e *testEnv) clusterRoleWork(t *testing.T) {
 	}
 	e.create(t, crb)
 	name := names.WorkName("ClusterRole", role.Name, "")
-	eventually(t, "ClusterRole Work", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "ClusterRole Work", func(ctx context.Context) (bool, error) {
 		w, err := e.work(ctx, "member2", name)
 		if err != nil {
 			return false, client.IgnoreNotFound(err)

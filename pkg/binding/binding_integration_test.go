@@ -17,6 +17,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 const nginxWork = "nginx-687f7fb96f"
@@ -38,14 +39,14 @@ func TestBindingController(t *testing.T) {
 	checkWorkMetadata(t, member2, "member2", deploy.UID)
 
 	t.Run("an unchanged binding costs no write", func(t *testing.T) {
-		e.quiet(t)
-		before := e.writes.Load()
+		e.writes.Quiet(t, 0)
+		before := e.writes.Len()
 		for range 3 {
 			if _, err := e.rb.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(rb)}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if got := e.writes.Load() - before; got != 0 {
+		if got := e.writes.Len() - before; got != 0 {
 			t.Errorf("3 reconciles of an unchanged binding wrote %d times", got)
 		}
 	})
@@ -60,7 +61,7 @@ func TestBindingController(t *testing.T) {
 
 	t.Run("member2 leaves the targets", func(t *testing.T) {
 		e.setClusters(t, rb, workv1alpha2.TargetCluster{Name: "member1", Replicas: 3})
-		eventually(t, "member2's Work deleted", func(ctx context.Context) (bool, error) { return e.gone(ctx, "member2", nginxWork) })
+		harness.Eventually(t, "member2's Work deleted", func(ctx context.Context) (bool, error) { return e.gone(ctx, "member2", nginxWork) })
 		e.waitForWorks(t, map[string]int64{"member1": 3})
 	})
 
@@ -68,8 +69,8 @@ func TestBindingController(t *testing.T) {
 		if err := e.Client.Delete(ctx, rb); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "member1's Work deleted", func(ctx context.Context) (bool, error) { return e.gone(ctx, "member1", nginxWork) })
-		eventually(t, "binding released", func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, "member1's Work deleted", func(ctx context.Context) (bool, error) { return e.gone(ctx, "member1", nginxWork) })
+		harness.Eventually(t, "binding released", func(ctx context.Context) (bool, error) {
 			err := e.Client.Get(ctx, client.ObjectKeyFromObject(rb), &workv1alpha2.ResourceBinding{})
 			return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
 		})
@@ -102,7 +103,7 @@ func nginxBinding(uid types.UID) *workv1alpha2.ResourceBinding {
 func (e *testEnv) waitForWorks(t *testing.T, replicas map[string]int64) (member1, member2 *workv1alpha1.Work) {
 	t.Helper()
 	got := map[string]*workv1alpha1.Work{}
-	eventually(t, "Works with the scheduled replicas", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "Works with the scheduled replicas", func(ctx context.Context) (bool, error) {
 		for cluster, want := range replicas {
 			w, err := e.work(ctx, cluster, nginxWork)
 			if err != nil {
@@ -162,7 +163,7 @@ func (e *testEnv) overrideImageForMember2(t *testing.T, member1Before *workv1alp
 	}
 	e.create(t, op)
 	var member2 *workv1alpha1.Work
-	eventually(t, "member2 image overridden", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member2 image overridden", func(ctx context.Context) (bool, error) {
 		w, err := e.work(ctx, "member2", nginxWork)
 		if err != nil {
 			return false, err
@@ -175,7 +176,7 @@ func (e *testEnv) overrideImageForMember2(t *testing.T, member1Before *workv1alp
 	if got := member2.Annotations[names.AppliedOverridesAnnotation]; got != applied {
 		t.Errorf("applied-overrides %s", got)
 	}
-	e.quiet(t)
+	e.writes.Quiet(t, 0)
 	member1, err := e.work(context.Background(), "member1", nginxWork)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +199,7 @@ func (e *testEnv) badOverrideForMember2(t *testing.T) {
 	}
 	e.create(t, bad)
 	var msg string
-	eventually(t, "ApplyOverridePolicyFailed on the binding", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "ApplyOverridePolicyFailed on the binding", func(ctx context.Context) (bool, error) {
 		var events corev1.EventList
 		if err := e.Client.List(ctx, &events, client.InNamespace("default")); err != nil {
 			return false, err

@@ -2,13 +2,9 @@ package binding
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -33,33 +29,12 @@ import (
 	"github.com/propel-mc/propel/test/harness"
 )
 
-// writeCounter counts the mutating API requests of the controller, events
-// excluded.
-type writeCounter struct {
-	next   http.RoundTripper
-	writes *atomic.Int64
-	// nanos sums the duration of the writes.
-	nanos *atomic.Int64
-}
-
-func (c writeCounter) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method != http.MethodGet && filepath.Base(r.URL.Path) != "events" && filepath.Base(filepath.Dir(r.URL.Path)) != "events" {
-		c.writes.Add(1)
-		if testing.Verbose() {
-			fmt.Println("write:", r.Method, r.URL.Path)
-		}
-		start := time.Now()
-		defer func() { c.nanos.Add(int64(time.Since(start))) }()
-	}
-	return c.next.RoundTrip(r)
-}
-
 // testEnv is a control plane running the binding controllers.
 type testEnv struct {
 	*harness.Env
-	writes     atomic.Int64
-	writeNanos atomic.Int64
-	rb         *reconciler
+	// writes counts the controllers' writes to the control plane.
+	writes harness.WriteCounter
+	rb     *reconciler
 }
 
 func startEnv(t *testing.T) *testEnv {
@@ -90,11 +65,10 @@ func newEnv(t *testing.T, clusters ...string) *testEnv {
 // the detector's informers; otherwise with the dynamic-client fallback.
 func (e *testEnv) startManager(t *testing.T, cachedTemplates bool, tune func(*rest.Config)) {
 	t.Helper()
-	cfg := rest.CopyConfig(e.ControlPlane.Config)
+	cfg := e.writes.Count(e.ControlPlane.Config, "karmada")
 	if tune != nil {
 		tune(cfg)
 	}
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return writeCounter{rt, &e.writes, &e.writeNanos} })
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		// Each test runs its own manager with the same controllers.
@@ -129,25 +103,6 @@ func (e *testEnv) create(t *testing.T, obj client.Object) {
 	t.Helper()
 	if err := e.Client.Create(context.Background(), obj); err != nil {
 		t.Fatalf("create %T %s: %v", obj, obj.GetName(), err)
-	}
-}
-
-func eventually(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what, 60*time.Second, cond)
-}
-
-// quiet waits until the controller has written nothing for a while.
-func (e *testEnv) quiet(t *testing.T) {
-	t.Helper()
-	last, stable := e.writes.Load(), 0
-	for stable < 10 {
-		time.Sleep(100 * time.Millisecond)
-		if now := e.writes.Load(); now != last {
-			last, stable = now, 0
-			continue
-		}
-		stable++
 	}
 }
 

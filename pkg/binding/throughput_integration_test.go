@@ -16,6 +16,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestThroughput measures Works written per second end to end against a
@@ -46,7 +47,7 @@ func TestThroughput(t *testing.T) {
 	start := time.Now()
 	e.startManager(t, true, func(cfg *rest.Config) { cfg.QPS, cfg.Burst = -1, 0 })
 	want := n * len(clusters)
-	eventually(t, "every Work", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "every Work", func(ctx context.Context) (bool, error) {
 		works := &metav1.PartialObjectMetadataList{}
 		works.SetGroupVersionKind(workv1alpha1.GroupVersion.WithKind("WorkList"))
 		if err := e.Client.List(ctx, works); err != nil {
@@ -55,9 +56,9 @@ func TestThroughput(t *testing.T) {
 		return len(works.Items) == want, nil
 	})
 	elapsed := time.Since(start)
-	writes := e.writes.Load()
+	writes := e.writes.Len()
 	t.Logf("%d Works in %v including cache sync: %.0f Works/s; %d writes, %v mean write latency", want, elapsed.Round(time.Millisecond),
-		float64(want)/elapsed.Seconds(), writes, (time.Duration(e.writeNanos.Load()) / time.Duration(max(writes, 1))).Round(time.Microsecond))
+		float64(want)/elapsed.Seconds(), writes, (e.writes.Took() / time.Duration(max(writes, 1))).Round(time.Microsecond))
 	e.serverCeiling(t, want)
 }
 

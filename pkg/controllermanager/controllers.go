@@ -21,13 +21,6 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler"
 )
 
-func init() {
-	controllers["resourceDetector"] = controller{setup: setupDetector}
-	controllers["dependenciesDistributor"] = controller{setup: setupDependenciesDistributor}
-	controllers["scheduler"] = controller{setup: setupScheduler}
-	controllers["binding"] = controller{setup: setupBinding}
-}
-
 // setupBinding starts the ResourceBinding and ClusterResourceBinding
 // controllers (Karmada's "binding").
 func setupBinding(_ context.Context, c *Context) error {

@@ -94,7 +94,7 @@ func NewOptions() *Options {
 // AddFlags registers the options on fs.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "Path to the control plane (karmada-apiserver) kubeconfig.")
-	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, "Controllers to run: '*' enables all on by default, 'foo' enables foo, '-foo' disables foo; the first matching entry wins. Names: "+allControllerNames())
+	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, "Controllers to run: '*' enables all on by default, 'foo' enables foo, '-foo' disables foo; the first matching entry wins. Names: "+NewControllerRegistry().Names())
 	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "Run leader election so that only one replica writes.")
 	fs.StringVar(&o.LeaderElectResourceName, "leader-elect-resource-name", o.LeaderElectResourceName, "Lease name; Karmada's by default, so Propel and karmada-controller-manager never lead at once.")
 	fs.StringVar(&o.LeaderElectResourceNamespace, "leader-elect-resource-namespace", o.LeaderElectResourceNamespace, "Lease namespace.")

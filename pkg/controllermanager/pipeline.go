@@ -15,15 +15,6 @@ import (
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 )
 
-func init() {
-	controllers["cluster"] = controller{setup: setupCluster}
-	controllers["clusterStatus"] = controller{setup: setupClusterStatus}
-	controllers["execution"] = controller{setup: setupExecution}
-	controllers["workStatus"] = controller{setup: setupWorkStatus}
-	controllers["bindingStatus"] = controller{setup: setupBindingStatus}
-	controllers["namespace"] = controller{setup: setupNamespaceSync}
-}
-
 func setupCluster(_ context.Context, c *Context) error {
 	return lifecycle.New(lifecycle.Options{Workers: c.Options.ConcurrentClusterSyncs}).SetupWithManager(c.Manager)
 }

@@ -3,61 +3,106 @@ package controllermanager
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 )
 
 // setupFunc adds one controller to the manager.
 type setupFunc func(ctx context.Context, c *Context) error
 
-// controller is one entry of --controllers.
-type controller struct {
-	setup setupFunc
-	// offByDefault controllers run only when named explicitly.
-	offByDefault bool
+// Controller is one controller the manager can run.
+type Controller struct {
+	// Name is the controller's name in --controllers (Karmada's names).
+	Name  string
+	Setup setupFunc
+	// AlwaysOn controllers run whatever --controllers says and are set up
+	// before the others (as in Karmada, they are not named in the flag).
+	AlwaysOn bool
+	// OffByDefault controllers run only when named explicitly.
+	OffByDefault bool
 }
 
-// controllers is filled by the register calls in controllers.go.
-var controllers = map[string]controller{}
+// ControllerRegistry is the ordered list of every controller Propel has.
+// Build sets them up in this order.
+type ControllerRegistry struct {
+	controllers []Controller
+}
 
-func allControllerNames() string {
-	names := make([]string, 0, len(controllers))
-	for n := range controllers {
-		names = append(names, n)
+// NewControllerRegistry lists every controller with its name and setup.
+// The order is the setup order: the detector first (the others read
+// templates through its informers), then the dependencies distributor,
+// then the controllers named in --controllers.
+func NewControllerRegistry() ControllerRegistry {
+	return ControllerRegistry{controllers: []Controller{
+		{Name: "resourceDetector", Setup: setupDetector, AlwaysOn: true},
+		{Name: "dependenciesDistributor", Setup: setupDependenciesDistributor, AlwaysOn: true},
+		{Name: "binding", Setup: setupBinding},
+		{Name: "bindingStatus", Setup: setupBindingStatus},
+		{Name: "cluster", Setup: setupCluster},
+		{Name: "clusterStatus", Setup: setupClusterStatus},
+		{Name: "execution", Setup: setupExecution},
+		{Name: "namespace", Setup: setupNamespaceSync},
+		{Name: "scheduler", Setup: setupScheduler},
+		{Name: "workStatus", Setup: setupWorkStatus},
+	}}
+}
+
+// Controllers returns the registered controllers in setup order.
+func (r ControllerRegistry) Controllers() []Controller {
+	return append([]Controller(nil), r.controllers...)
+}
+
+func (r ControllerRegistry) lookup(name string) (Controller, bool) {
+	for _, c := range r.controllers {
+		if c.Name == name {
+			return c, true
+		}
 	}
-	sort.Strings(names)
+	return Controller{}, false
+}
+
+// Names lists the controllers' names, comma-separated, in setup order.
+func (r ControllerRegistry) Names() string {
+	names := make([]string, 0, len(r.controllers))
+	for _, c := range r.controllers {
+		names = append(names, c.Name)
+	}
 	return strings.Join(names, ", ")
 }
 
-// enabled applies Karmada's (and Kubernetes') --controllers rule: the
-// first entry naming the controller ("foo" or "-foo") wins wherever it
-// stands; otherwise '*' enables the on-by-default ones. So "*,-scheduler"
-// and "-scheduler,*" both disable the scheduler.
-func enabled(name string, list []string) bool {
+// Enabled applies Karmada's (and Kubernetes') --controllers rule to the
+// controller name: the first entry naming it ("foo" or "-foo") wins
+// wherever it stands; otherwise '*' enables the on-by-default ones. So
+// "*,-scheduler" and "-scheduler,*" both disable the scheduler. Always-on
+// controllers are enabled whatever list says.
+func (r ControllerRegistry) Enabled(name string, list []string) bool {
+	c, known := r.lookup(name)
+	if c.AlwaysOn {
+		return true
+	}
 	star := false
 	for _, entry := range list {
 		switch entry {
 		case name:
-			return true
+			return known
 		case "-" + name:
 			return false
 		case "*":
 			star = true
 		}
 	}
-	return star && !controllers[name].offByDefault
+	return known && star && !c.OffByDefault
 }
 
-// validateControllers rejects unknown names so a typo does not silently
-// disable a controller.
-func validateControllers(list []string) error {
+// Validate rejects unknown names so a typo does not silently disable a
+// controller.
+func (r ControllerRegistry) Validate(list []string) error {
 	for _, entry := range list {
-		name := strings.TrimPrefix(entry, "-")
 		if entry == "*" {
 			continue
 		}
-		if _, ok := controllers[name]; !ok {
-			return fmt.Errorf("--controllers: unknown controller %q (known: %s)", name, allControllerNames())
+		name := strings.TrimPrefix(entry, "-")
+		if _, ok := r.lookup(name); !ok {
+			return fmt.Errorf("--controllers: unknown controller %q (known: %s)", name, r.Names())
 		}
 	}
 	return nil

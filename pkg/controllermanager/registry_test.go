@@ -1,11 +1,12 @@
 package controllermanager
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestEnabled(t *testing.T) {
-	saved := controllers
-	defer func() { controllers = saved }()
-	controllers = map[string]controller{"a": {}, "b": {}, "c": {offByDefault: true}}
+	r := ControllerRegistry{controllers: []Controller{{Name: "always", AlwaysOn: true}, {Name: "a"}, {Name: "b"}, {Name: "c", OffByDefault: true}}}
 	cases := []struct {
 		list []string
 		want map[string]bool
@@ -16,15 +17,42 @@ func TestEnabled(t *testing.T) {
 		{[]string{"a", "-a"}, map[string]bool{"a": true, "b": false, "c": false}}, // first explicit entry wins
 		{[]string{"c", "*"}, map[string]bool{"a": true, "b": true, "c": true}},
 		{[]string{"b"}, map[string]bool{"a": false, "b": true, "c": false}},
+		{[]string{"-always"}, map[string]bool{"always": true, "a": false}},
+		{[]string{"*"}, map[string]bool{"unknown": false}},
 	}
 	for _, tc := range cases {
 		for name, want := range tc.want {
-			if got := enabled(name, tc.list); got != want {
-				t.Errorf("enabled(%s, %v) = %v, want %v", name, tc.list, got, want)
+			if got := r.Enabled(name, tc.list); got != want {
+				t.Errorf("Enabled(%s, %v) = %v, want %v", name, tc.list, got, want)
 			}
 		}
 	}
-	if err := validateControllers([]string{"*", "-a", "typo"}); err == nil {
-		t.Error("unknown controller accepted")
+	if err := r.Validate([]string{"*", "-a", "typo"}); err == nil || !strings.Contains(err.Error(), `"typo"`) {
+		t.Errorf("unknown controller: got %v, want an error naming it", err)
+	}
+	if err := r.Validate([]string{"*", "-a", "c", "always"}); err != nil {
+		t.Errorf("known controllers rejected: %v", err)
+	}
+}
+
+// TestRegistryListsEveryController pins Karmada's controller names and the
+// setup order: the detector first, since the others read templates
+// through its informers.
+func TestRegistryListsEveryController(t *testing.T) {
+	r := NewControllerRegistry()
+	want := "resourceDetector, dependenciesDistributor, binding, bindingStatus, cluster, clusterStatus, execution, namespace, scheduler, workStatus"
+	if got := r.Names(); got != want {
+		t.Errorf("Names() = %q, want %q", got, want)
+	}
+	for _, c := range r.Controllers() {
+		if c.Setup == nil {
+			t.Errorf("controller %s has no setup", c.Name)
+		}
+		if c.AlwaysOn != (c.Name == "resourceDetector" || c.Name == "dependenciesDistributor") {
+			t.Errorf("controller %s: AlwaysOn = %v", c.Name, c.AlwaysOn)
+		}
+	}
+	if !r.Enabled("scheduler", []string{"*"}) || r.Enabled("scheduler", []string{"*", "-scheduler"}) {
+		t.Error("--controllers=*,-scheduler must disable only the scheduler")
 	}
 }

@@ -3,7 +3,6 @@ package controllermanager
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -34,7 +33,8 @@ func Run(ctx context.Context, o *Options) error {
 // Build creates the manager with every enabled controller, without starting
 // it (tests start it themselves).
 func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
-	if err := validateControllers(o.Controllers); err != nil {
+	registry := NewControllerRegistry()
+	if err := registry.Validate(o.Controllers); err != nil {
 		return nil, nil, err
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
@@ -74,38 +74,18 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 	if c.Interpreter, err = newInterpreter(c); err != nil {
 		return nil, nil, err
 	}
-	for _, name := range alwaysOn {
-		if err := controllers[name].setup(ctx, c); err != nil {
-			return nil, nil, fmt.Errorf("set up %s: %w", name, err)
-		}
-	}
-	names := make([]string, 0, len(controllers))
-	for n := range controllers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if isAlwaysOn(name) || !enabled(name, o.Controllers) {
+	for _, ctl := range registry.Controllers() {
+		if !registry.Enabled(ctl.Name, o.Controllers) {
 			continue
 		}
-		if err := controllers[name].setup(ctx, c); err != nil {
-			return nil, nil, fmt.Errorf("set up controller %s: %w", name, err)
+		if err := ctl.Setup(ctx, c); err != nil {
+			return nil, nil, fmt.Errorf("set up controller %s: %w", ctl.Name, err)
 		}
-		ctrl.Log.WithName("controller-manager").Info("controller enabled", "controller", name)
+		if !ctl.AlwaysOn {
+			ctrl.Log.WithName("controller-manager").Info("controller enabled", "controller", ctl.Name)
+		}
 	}
 	return mgr, c, nil
-}
-
-// alwaysOn components are not named in --controllers, as in Karmada.
-var alwaysOn = []string{"resourceDetector", "dependenciesDistributor"}
-
-func isAlwaysOn(name string) bool {
-	for _, n := range alwaysOn {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // pprofAddress is where controller-runtime serves pprof; "0" turns it off.

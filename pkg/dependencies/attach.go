@@ -2,11 +2,11 @@ package dependencies
 
 import (
 	"context"
-
 	"encoding/json"
 	"fmt"
-	"github.com/google/uuid"
 
+	"github.com/google/uuid"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,12 +45,12 @@ func (d *Distributor) distribute(ctx context.Context, rb *workv1alpha2.ResourceB
 	}
 	for _, o := range objs {
 		if err := d.ensureAttached(ctx, rb, o); err != nil {
-			d.Recorder.Eventf(rb, "Warning", "SyncScheduleResultToDependenciesFailed", "Failed to sync schedule result to dependency %s %s: %v", o.GetKind(), o.GetName(), err)
+			d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonSyncScheduleResultToDependenciesFailed, "Failed to sync schedule result to dependency %s %s: %v", o.GetKind(), o.GetName(), err)
 			return err
 		}
 	}
 	if len(objs) > 0 {
-		d.Recorder.Event(rb, "Normal", "SyncScheduleResultToDependenciesSucceed", "Sync schedule results to dependencies succeed.")
+		d.Recorder.Event(rb, corev1.EventTypeNormal, EventReasonSyncScheduleResultToDependenciesSucceed, "Sync schedule results to dependencies succeed.")
 	}
 	return nil
 }
@@ -219,7 +219,7 @@ func (d *Distributor) inheritPolicies(ctx context.Context, attached, current *wo
 	}
 	attached.Spec.PreserveResourcesOnDeletion = ptr.To(preserve)
 	if (overwrite && abort) || (preserve && keep) {
-		d.Recorder.Eventf(attached, "Warning", "DependencyPolicyConflict", "Referrers of %s/%s disagree on conflictResolution or preserveResourcesOnDeletion; using Overwrite=%v, preserve=%v", attached.Namespace, attached.Name, overwrite, preserve)
+		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Referrers of %s/%s disagree on conflictResolution or preserveResourcesOnDeletion; using Overwrite=%v, preserve=%v", attached.Namespace, attached.Name, overwrite, preserve)
 	}
 }
 

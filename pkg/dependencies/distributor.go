@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -145,10 +146,10 @@ func (d *Distributor) dependenciesOf(ctx context.Context, rb *workv1alpha2.Resou
 	}
 	refs, err := d.Interpreter.GetDependencies(ctx, template)
 	if err != nil {
-		d.Recorder.Eventf(rb, "Warning", "GetDependenciesFailed", "Get dependencies of %s %s/%s failed: %v", r.Kind, r.Namespace, r.Name, err)
+		d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonGetDependenciesFailed, "Get dependencies of %s %s/%s failed: %v", r.Kind, r.Namespace, r.Name, err)
 		return nil, false, err
 	}
-	d.Recorder.Eventf(rb, "Normal", "GetDependenciesSucceed", "Get dependencies(%s) succeed", refsString(refs))
+	d.Recorder.Eventf(rb, corev1.EventTypeNormal, EventReasonGetDependenciesSucceed, "Get dependencies(%s) succeed", refsString(refs))
 	return refs, true, nil
 }
 

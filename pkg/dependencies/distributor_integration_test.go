@@ -3,7 +3,6 @@ package dependencies
 import (
 	"context"
 	"testing"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -96,7 +95,7 @@ func TestConfigMapFollowsDeployment(t *testing.T) {
 		t.Fatal(err)
 	}
 	attached := &workv1alpha2.ResourceBinding{}
-	poll(t, "attached binding for the ConfigMap", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "attached binding for the ConfigMap", func(ctx context.Context) (bool, error) {
 		err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "nginx-config-configmap"}, attached)
 		return err == nil, nil
 	})
@@ -123,19 +122,14 @@ func TestConfigMapFollowsDeployment(t *testing.T) {
 	if err := c.Update(ctx, rb); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, "attached binding released", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "attached binding released", func(ctx context.Context) (bool, error) {
 		if err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "nginx-config-configmap"}, attached); err != nil {
 			return false, err
 		}
 		return attached.Labels[label] == "" && len(attached.Spec.RequiredBy) == 0, nil
 	})
-	poll(t, "distributor finalizer removed", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "distributor finalizer removed", func(ctx context.Context) (bool, error) {
 		err := c.Get(ctx, client.ObjectKeyFromObject(rb), rb)
 		return err == nil && len(rb.Finalizers) == 0, err
 	})
-}
-
-func poll(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what, 60*time.Second, cond)
 }

@@ -2,11 +2,8 @@ package detector
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,8 +32,8 @@ import (
 
 var (
 	env *harness.Env
-	// writes counts the detector's mutating API requests (events excluded).
-	writes atomic.Int64
+	// writes counts the detector's writes to the control plane.
+	writes harness.WriteCounter
 	det    *Detector
 	cl     client.Client
 	// interp is the shared detector's interpreter (hardening_integration_test.go).
@@ -48,22 +44,6 @@ func TestMain(m *testing.M) {
 	harness.Main(m, harness.Options{Members: []localenv.MemberOptions{}}, &env)
 }
 
-type countingTransport struct{ next http.RoundTripper }
-
-func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method != http.MethodGet && !isEvent(r.URL.Path) {
-		writes.Add(1)
-		if testing.Verbose() {
-			fmt.Println("write:", r.Method, r.URL.Path)
-		}
-	}
-	return c.next.RoundTrip(r)
-}
-
-func isEvent(path string) bool {
-	return filepath.Base(path) == "events" || filepath.Base(filepath.Dir(path)) == "events"
-}
-
 // startDetector runs the detector in a manager against the test control
 // plane, once for the package.
 func startDetector(t *testing.T) {
@@ -71,8 +51,7 @@ func startDetector(t *testing.T) {
 	if det != nil {
 		return
 	}
-	cfg := rest.CopyConfig(env.ControlPlane.Config)
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt} })
+	cfg := writes.Count(env.ControlPlane.Config, "karmada")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, Logger: captureLogger()})
 	if err != nil {
 		t.Fatal(err)
@@ -109,11 +88,6 @@ func sample(t *testing.T, rel string, into client.Object) {
 	}
 }
 
-func eventually(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what, 60*time.Second, cond)
-}
-
 func getRB(ctx context.Context, ns, name string) (*workv1alpha2.ResourceBinding, error) {
 	rb := &workv1alpha2.ResourceBinding{}
 	return rb, cl.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, rb)
@@ -131,7 +105,7 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 	pol.Spec.Placement.ReplicaScheduling.WeightPreference.StaticWeightList[0].Weight = 2
 	deploy.Namespace, pol.Namespace = "default", "default"
 
-	before := writes.Load()
+	before := writes.Len()
 	if err := cl.Create(ctx, pol); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +113,7 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rb *workv1alpha2.ResourceBinding
-	eventually(t, "binding nginx-deployment", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding nginx-deployment", func(ctx context.Context) (bool, error) {
 		var err error
 		rb, err = getRB(ctx, "default", "nginx-deployment")
 		return err == nil, nil
@@ -181,16 +155,16 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 	}
 	// Policy create + deployment create by the test, then exactly: policy
 	// identity patch, template claim, binding create.
-	if got := writes.Load() - before; got != 3 {
+	if got := writes.Len() - before; got != 3 {
 		t.Errorf("detector wrote %d times, want 3 (policy id, claim, binding create)", got)
 	}
 
 	// A reconcile of the unchanged template writes nothing.
-	before = writes.Load()
+	before = writes.Len()
 	if res, err := det.templates.Reconcile(ctx, templatecache.Key{GVK: appsv1.SchemeGroupVersion.WithKind("Deployment"), Namespace: "default", Name: "nginx"}); err != nil || res.RequeueAfter != 0 {
 		t.Fatalf("reconcile of an unchanged template: %+v, %v", res, err)
 	}
-	if got := writes.Load() - before; got != 0 {
+	if got := writes.Len() - before; got != 0 {
 		t.Errorf("reconcile of an unchanged template wrote %d times", got)
 	}
 
@@ -199,7 +173,7 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 	if err := cl.Update(ctx, deploy); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "binding replicas 6", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding replicas 6", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", "nginx-deployment")
 		return err == nil && rb.Spec.Replicas == 6, nil
 	})
@@ -249,7 +223,7 @@ func TestPriorityAndDeletion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "web-config claimed by the higher explicit priority", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "web-config claimed by the higher explicit priority", func(ctx context.Context) (bool, error) {
 		by, err := claimedBy(ctx, "web-config")
 		return by == "by-label-prio", err
 	})
@@ -260,11 +234,11 @@ func TestPriorityAndDeletion(t *testing.T) {
 	if err := cl.Delete(ctx, cmPolicy("by-label-prio", 1, policyv1alpha1.ResourceSelector{})); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "web-config re-claimed by the next PropagationPolicy", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "web-config re-claimed by the next PropagationPolicy", func(ctx context.Context) (bool, error) {
 		by, err := claimedBy(ctx, "web-config")
 		return by == "by-name", err
 	})
-	eventually(t, "policy gone after its finalizer", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "policy gone after its finalizer", func(ctx context.Context) (bool, error) {
 		err := cl.Get(ctx, client.ObjectKey{Namespace: "default", Name: "by-label-prio"}, &policyv1alpha1.PropagationPolicy{})
 		return apierrors.IsNotFound(err), nil
 	})
@@ -276,7 +250,7 @@ func TestPriorityAndDeletion(t *testing.T) {
 	if err := cl.Delete(ctx, cmPolicy("by-name", 0, policyv1alpha1.ResourceSelector{})); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "web-config claimed by the ClusterPropagationPolicy", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "web-config claimed by the ClusterPropagationPolicy", func(ctx context.Context) (bool, error) {
 		by, err := claimedBy(ctx, "web-config")
 		return by == "all-configmaps", err
 	})
@@ -286,7 +260,7 @@ func TestPriorityAndDeletion(t *testing.T) {
 	if err := cl.Delete(ctx, configMap("web-config", nil)); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "binding garbage collected", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding garbage collected", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", rbName)
 		if apierrors.IsNotFound(err) {
 			return true, nil
@@ -319,10 +293,10 @@ func TestCRDInstalledAfterStart(t *testing.T) {
 	if err := cl.Create(ctx, pol); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "create guestbook", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "create guestbook", func(ctx context.Context) (bool, error) {
 		return cl.Create(ctx, gb.DeepCopy()) == nil, nil // the RESTMapper learns the new kind lazily
 	})
-	eventually(t, "guestbook binding", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "guestbook binding", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", "guestbook-sample-guestbook")
 		return err == nil && rb.Spec.Resource.Kind == "Guestbook" && rb.Spec.Replicas == 0, nil
 	})
@@ -344,7 +318,7 @@ func TestPolicyReplacedKeepsPermanentID(t *testing.T) {
 	}
 	rbName := names.BindingName("ConfigMap", "replaced-config")
 	var id string
-	eventually(t, "binding claimed by the policy", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding claimed by the policy", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", rbName)
 		if err != nil {
 			return false, nil
@@ -363,7 +337,7 @@ func TestPolicyReplacedKeepsPermanentID(t *testing.T) {
 	if err := cl.Update(ctx, replacement); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "policy gets its old id back and the binding the new placement", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "policy gets its old id back and the binding the new placement", func(ctx context.Context) (bool, error) {
 		if err := cl.Get(ctx, client.ObjectKeyFromObject(pol), pol); err != nil {
 			return false, err
 		}

@@ -116,7 +116,7 @@ func (p *preemptionEnv) policyID(pol client.Object) string {
 		label = names.ClusterPropagationPolicyPermanentIDLabel
 	}
 	var id string
-	eventually(p.t, pol.GetName()+" has a permanent id", func(ctx context.Context) (bool, error) {
+	harness.Eventually(p.t, pol.GetName()+" has a permanent id", func(ctx context.Context) (bool, error) {
 		if err := p.c.Get(ctx, client.ObjectKeyFromObject(pol), pol); err != nil {
 			return false, err
 		}
@@ -168,7 +168,7 @@ func (p *preemptionEnv) claimOfCM(ctx context.Context, name string) (claim, erro
 func (p *preemptionEnv) waitClaim(name string, want claim) {
 	p.t.Helper()
 	var got claim
-	eventually(p.t, name+" claimed by "+want.policy, func(ctx context.Context) (bool, error) {
+	harness.Eventually(p.t, name+" claimed by "+want.policy, func(ctx context.Context) (bool, error) {
 		var err error
 		got, err = p.claimOfCM(ctx, name)
 		return got == want, err
@@ -210,7 +210,7 @@ func (p *preemptionEnv) events(ctx context.Context, kind, name, reason string) (
 
 func (p *preemptionEnv) waitEvent(kind, name, reason, contains string) {
 	p.t.Helper()
-	eventually(p.t, reason+" event on "+kind+" "+name, func(ctx context.Context) (bool, error) {
+	harness.Eventually(p.t, reason+" event on "+kind+" "+name, func(ctx context.Context) (bool, error) {
 		msgs, err := p.events(ctx, kind, name, reason)
 		for _, m := range msgs {
 			if strings.Contains(m, contains) {

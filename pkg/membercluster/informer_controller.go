@@ -4,6 +4,7 @@ import (
 	"context"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -51,7 +52,7 @@ func (r *informerReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 	cluster := &clusterv1alpha1.Cluster{}
 	err := r.reader.Get(ctx, req.NamespacedName, cluster)
 	if apierrors.IsNotFound(err) || (err == nil && (!cluster.DeletionTimestamp.IsZero() || cluster.Spec.SyncMode == clusterv1alpha1.Pull)) {
-		log.FromContext(ctx).Info("stopping member informers", "cluster", req.Name)
+		log.FromContext(ctx).Info("stopping member informers", "cluster", klog.KRef("", req.Name))
 		r.informers.Stop(req.Name)
 		return reconcile.Result{}, nil
 	}
@@ -63,7 +64,7 @@ func (r *informerReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 		return reconcile.Result{}, err
 	}
 	if m != set.Member() {
-		log.FromContext(ctx).Info("member clients changed, restarting informers", "cluster", req.Name)
+		log.FromContext(ctx).Info("member clients changed, restarting informers", "cluster", klog.KRef("", req.Name))
 		r.informers.For(m)
 	}
 	return reconcile.Result{}, nil

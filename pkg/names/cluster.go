@@ -1,36 +1,28 @@
 package names
 
-// Condition reasons and messages the cluster controllers write on a
-// Cluster (Karmada's exact strings, appendix B of the reference).
-const (
-	ClusterReasonReady                  = "ClusterReady"
-	ClusterMessageReady                 = "cluster is healthy and ready to accept workloads"
-	ClusterReasonNotReady               = "ClusterNotReady"
-	ClusterMessageNotReady              = "cluster is reachable but health endpoint responded without ok"
-	ClusterReasonNotReachable           = "ClusterNotReachable"
-	ClusterMessageNotReachable          = "cluster is not reachable"
-	ClusterReasonStatusCollectionFailed = "StatusCollectionFailed"
-	ClusterMessageClientFailedPrefix    = "failed to create a ClusterClient: "
-	ClusterReasonStatusNeverUpdated     = "ClusterStatusNeverUpdated"
-	ClusterMessageStatusNeverUpdated    = "Cluster status controller never posted cluster status."
-	ClusterReasonStatusUnknown          = "ClusterStatusUnknown"
-	ClusterMessageStatusUnknown         = "Cluster status controller stopped posting cluster status."
-	APIEnablementsReasonComplete        = "Complete"
-	APIEnablementsMessageComplete       = "collected complete APIEnablements from the cluster"
-	APIEnablementsReasonPartial         = "Partial"
-	APIEnablementsMessagePartialFormat  = "might collect partial APIEnablements(%d) from the cluster"
-	APIEnablementsReasonEmpty           = "Empty"
-	APIEnablementsMessageEmpty          = "collected empty APIEnablements from the cluster"
-)
+import clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 
-// Event reasons of the cluster controller.
+// Deprecated: the Cluster condition vocabulary lives in
+// pkg/apis/cluster/v1alpha1; these aliases go once every user has moved.
 const (
-	EventReasonCreateExecutionSpaceSucceed = "CreateExecutionSpaceSucceed"
-	EventReasonCreateExecutionSpaceFailed  = "CreateExecutionSpaceFailed"
-	EventReasonRemoveExecutionSpaceSucceed = "RemoveExecutionSpaceSucceed"
-	EventReasonRemoveExecutionSpaceFailed  = "RemoveExecutionSpaceFailed"
-	EventReasonTaintClusterSucceed         = "TaintClusterSucceed"
-	EventReasonTaintClusterFailed          = "TaintClusterFailed"
+	ClusterReasonReady                  = clusterv1alpha1.ClusterReasonReady
+	ClusterMessageReady                 = clusterv1alpha1.ClusterMessageReady
+	ClusterReasonNotReady               = clusterv1alpha1.ClusterReasonNotReady
+	ClusterMessageNotReady              = clusterv1alpha1.ClusterMessageNotReady
+	ClusterReasonNotReachable           = clusterv1alpha1.ClusterReasonNotReachable
+	ClusterMessageNotReachable          = clusterv1alpha1.ClusterMessageNotReachable
+	ClusterReasonStatusCollectionFailed = clusterv1alpha1.ClusterReasonStatusCollectionFailed
+	ClusterMessageClientFailedPrefix    = clusterv1alpha1.ClusterMessageClientFailedPrefix
+	ClusterReasonStatusNeverUpdated     = clusterv1alpha1.ClusterReasonStatusNeverUpdated
+	ClusterMessageStatusNeverUpdated    = clusterv1alpha1.ClusterMessageStatusNeverUpdated
+	ClusterReasonStatusUnknown          = clusterv1alpha1.ClusterReasonStatusUnknown
+	ClusterMessageStatusUnknown         = clusterv1alpha1.ClusterMessageStatusUnknown
+	APIEnablementsReasonComplete        = clusterv1alpha1.APIEnablementsReasonComplete
+	APIEnablementsMessageComplete       = clusterv1alpha1.APIEnablementsMessageComplete
+	APIEnablementsReasonPartial         = clusterv1alpha1.APIEnablementsReasonPartial
+	APIEnablementsMessagePartialFormat  = clusterv1alpha1.APIEnablementsMessagePartialFormat
+	APIEnablementsReasonEmpty           = clusterv1alpha1.APIEnablementsReasonEmpty
+	APIEnablementsMessageEmpty          = clusterv1alpha1.APIEnablementsMessageEmpty
 )
 
 // Controller names (event sources and controller-runtime names).

@@ -1,8 +1,14 @@
-// Package names is the one home of Karmada's well-known strings and naming
-// algorithms: label, annotation and finalizer keys, reserved namespaces, and
-// how binding, Work and dependency-label names are derived. Every
-// controller uses these so that objects written by Karmada are adopted
-// without churn.
+// Package names owns Karmada's naming: label, annotation and finalizer
+// keys, reserved namespaces, controller names, and how binding, Work and
+// dependency-label names are derived. Every controller uses these so that
+// objects written by Karmada are adopted without churn.
+//
+// Condition types, reasons and messages live in the API package of the
+// object whose status carries them (pkg/apis/...), and event reasons
+// beside the controller that records them. The condition constants still
+// declared here are deprecated aliases of the API packages'; the event
+// reasons here wait for their controllers (binding, scheduler, execution,
+// status) to take them.
 package names
 
 // Labels and annotations on policies, templates, bindings, Works and member

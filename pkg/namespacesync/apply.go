@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -46,7 +47,7 @@ func (r *Reconciler) syncWork(ctx context.Context, ns *corev1.Namespace, cluster
 	if err := r.client.Update(ctx, updated); err != nil {
 		return fmt.Errorf("cluster %s: update work %s/%s: %w", cluster.Name, updated.Namespace, updated.Name, err)
 	}
-	log.FromContext(ctx).V(1).Info("updated namespace work", "cluster", cluster.Name, "work", client.ObjectKeyFromObject(updated))
+	log.FromContext(ctx).V(1).Info("updated namespace work", "cluster", klog.KObj(cluster), "work", klog.KObj(updated))
 	return nil
 }
 
@@ -59,7 +60,7 @@ func (r *Reconciler) createWork(ctx context.Context, work *workv1alpha1.Work, ob
 	if err := r.client.Create(ctx, work); err != nil {
 		return fmt.Errorf("cluster %s: create work %s/%s: %w", cluster.Name, work.Namespace, work.Name, err)
 	}
-	log.FromContext(ctx).V(1).Info("created namespace work", "cluster", cluster.Name, "work", client.ObjectKeyFromObject(work))
+	log.FromContext(ctx).V(1).Info("created namespace work", "cluster", klog.KObj(cluster), "work", klog.KObj(work))
 	return nil
 }
 

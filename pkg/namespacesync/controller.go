@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -79,7 +80,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if r.skip.skipName(req.Name) {
 		return ctrl.Result{}, nil
 	}
-	ctx = logr.NewContext(ctx, log.FromContext(ctx).WithValues("namespace", req.Name))
+	ctx = logr.NewContext(ctx, log.FromContext(ctx).WithValues("namespace", klog.KRef("", req.Name)))
 	ns := &corev1.Namespace{}
 	if err := r.client.Get(ctx, req.NamespacedName, ns); err != nil {
 		if apierrors.IsNotFound(err) {

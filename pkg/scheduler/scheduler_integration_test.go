@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
@@ -37,17 +37,16 @@ import (
 	"github.com/propel-mc/propel/test/harness"
 )
 
-// requestLog records the scheduler manager's API requests: writes per
-// object path (events excluded) and GETs of single objects.
-type requestLog struct {
-	mu         sync.Mutex
-	writes     map[string]int
-	objectGets []string
+// objectGets records the scheduler manager's GETs of single Karmada
+// objects: it must read them from its cache, never from the API.
+type objectGets struct {
+	mu    sync.Mutex
+	paths []string
 }
 
-func (l *requestLog) RoundTrip(next http.RoundTripper) http.RoundTripper {
+func (g *objectGets) wrap(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		l.record(r)
+		g.record(r)
 		return next.RoundTrip(r)
 	})
 }
@@ -59,53 +58,37 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // listedResources are the collections the manager lists and watches.
 var listedResources = []string{"resourcebindings", "clusterresourcebindings", "clusters"}
 
-func (l *requestLog) record(r *http.Request) {
+func (g *objectGets) record(r *http.Request) {
 	path := r.URL.Path
-	base := filepath.Base(path)
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	switch {
-	case strings.Contains(path, "/events"):
-	case r.Method != http.MethodGet:
-		l.writes[strings.TrimSuffix(path, "/status")]++
-	case r.URL.Query().Get("watch") == "true" || strings.HasPrefix(path, "/api") && contains(listedResources, base):
+	case r.Method != http.MethodGet, strings.Contains(path, "/events"):
+	case r.URL.Query().Get("watch") == "true" || strings.HasPrefix(path, "/api") && slices.Contains(listedResources, filepath.Base(path)):
 	case strings.HasPrefix(path, "/apis/work.karmada.io") || strings.HasPrefix(path, "/apis/cluster.karmada.io"):
-		l.objectGets = append(l.objectGets, path)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.paths = append(g.paths, path)
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+func (g *objectGets) list() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.paths...)
 }
 
-// writesTo counts writes whose path ends with /name.
-func (l *requestLog) writesTo(name string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for p, c := range l.writes {
-		if strings.HasSuffix(p, "/"+name) {
-			n += c
-		}
-	}
-	return n
-}
-
-func (l *requestLog) gets() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.objectGets...)
+// writesTo counts the scheduler's writes to the object name (its status
+// included).
+func (f *fixture) writesTo(name string) int {
+	return f.writes.Matching(func(w harness.Write) bool {
+		return strings.HasSuffix(strings.TrimSuffix(w.Path, "/status"), "/"+name)
+	})
 }
 
 type fixture struct {
-	c     client.Client
-	sched *Scheduler
-	log   *requestLog
+	c      client.Client
+	sched  *Scheduler
+	writes harness.WriteCounter
+	gets   objectGets
 }
 
 func TestSchedulerIntegration(t *testing.T) {
@@ -115,7 +98,7 @@ func TestSchedulerIntegration(t *testing.T) {
 	env := harness.StartT(t, harness.Options{Members: []localenv.MemberOptions{}, NoControlPlaneControllers: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	f := &fixture{c: env.Client, log: &requestLog{writes: map[string]int{}}}
+	f := &fixture{c: env.Client}
 	for _, c := range []struct{ name, region string }{{"member1", "region-a"}, {"member2", "region-b"}, {"member3", "region-b"}} {
 		f.createCluster(ctx, t, c.name, c.region)
 	}
@@ -128,16 +111,16 @@ func TestSchedulerIntegration(t *testing.T) {
 	t.Run("taint changes requeue bindings", f.testTaints)
 	t.Run("cluster resource binding", f.testClusterResourceBinding)
 	t.Run("no API GET per cluster or binding", func(t *testing.T) {
-		t.Logf("writes per object: %v", f.log.writes)
-		if gets := f.log.gets(); len(gets) > 0 {
+		t.Logf("writes: %s", harness.Summarize(f.writes.Since(0)))
+		if gets := f.gets.list(); len(gets) > 0 {
 			t.Fatalf("the scheduler read single objects from the API instead of the cache: %v", gets)
 		}
 	})
 }
 
 func (f *fixture) startScheduler(ctx context.Context, t *testing.T, base *rest.Config) {
-	cfg := rest.CopyConfig(base)
-	cfg.Wrap(f.log.RoundTrip)
+	cfg := f.writes.Count(base, "karmada")
+	cfg.Wrap(f.gets.wrap)
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:  apis.Scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
@@ -225,11 +208,6 @@ func newRB(name string, replicas int32, p *policyv1alpha1.Placement) *workv1alph
 	}
 }
 
-func eventually(t *testing.T, what string, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what, 30*time.Second, cond)
-}
-
 func (f *fixture) getRB(ctx context.Context, name string) (*workv1alpha2.ResourceBinding, error) {
 	rb := &workv1alpha2.ResourceBinding{}
 	return rb, f.c.Get(ctx, types.NamespacedName{Namespace: "default", Name: name}, rb)
@@ -240,7 +218,7 @@ func (f *fixture) getRB(ctx context.Context, name string) (*workv1alpha2.Resourc
 func (f *fixture) waitScheduled(t *testing.T, name, reason, clusters string) *workv1alpha2.ResourceBinding {
 	t.Helper()
 	var rb *workv1alpha2.ResourceBinding
-	eventually(t, "binding "+name+" scheduled "+reason+" "+clusters, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding "+name+" scheduled "+reason+" "+clusters, func(ctx context.Context) (bool, error) {
 		var err error
 		if rb, err = f.getRB(ctx, name); err != nil {
 			return false, err
@@ -266,16 +244,16 @@ func formatTargets(tcs []workv1alpha2.TargetCluster) string {
 // made.
 func (f *fixture) reconcileAgain(ctx context.Context, t *testing.T, key types.NamespacedName) int {
 	t.Helper()
-	before := f.log.writesTo(key.Name)
+	before := f.writesTo(key.Name)
 	if _, err := f.sched.Reconcile(ctx, reconcile.Request{NamespacedName: key}); err != nil {
 		t.Fatalf("reconcile %s: %v", key, err)
 	}
-	return f.log.writesTo(key.Name) - before
+	return f.writesTo(key.Name) - before
 }
 
 func (f *fixture) waitEvent(t *testing.T, object, reason, message string) {
 	t.Helper()
-	eventually(t, "event "+reason+" on "+object, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "event "+reason+" on "+object, func(ctx context.Context) (bool, error) {
 		var events corev1.EventList
 		if err := f.c.List(ctx, &events, client.InNamespace("default")); err != nil {
 			return false, err
@@ -304,7 +282,7 @@ func (f *fixture) testStaticWeights(t *testing.T) {
 	if err := json.Unmarshal([]byte(rb.Annotations[names.AppliedPlacementAnnotation]), &applied); err != nil || !equalJSON(t, &applied, p) {
 		t.Errorf("applied-placement annotation %q does not hold the placement (%v)", rb.Annotations[names.AppliedPlacementAnnotation], err)
 	}
-	if n := f.log.writesTo("nginx-deployment"); n != 2 {
+	if n := f.writesTo("nginx-deployment"); n != 2 {
 		t.Errorf("first schedule made %d writes, want 2 (spec and status)", n)
 	}
 	f.waitEvent(t, "nginx-deployment", names.EventReasonScheduleBindingSucceed, "Result: {member1:2, member2:1}")
@@ -314,13 +292,13 @@ func (f *fixture) testStaticWeights(t *testing.T) {
 		t.Errorf("a second reconcile of an unchanged binding made %d writes", n)
 	}
 
-	before := f.log.writesTo("nginx-deployment")
+	before := f.writesTo("nginx-deployment")
 	rb.Spec.Replicas = 6
 	if err := f.c.Update(ctx, rb); err != nil {
 		t.Fatal(err)
 	}
 	f.waitScheduled(t, "nginx-deployment", workv1alpha2.BindingReasonSuccess, "member1:4 member2:2")
-	if n := f.log.writesTo("nginx-deployment") - before; n > 2 {
+	if n := f.writesTo("nginx-deployment") - before; n > 2 {
 		t.Errorf("rescheduling to 6 replicas made %d writes, want at most 2", n)
 	}
 	if n := f.reconcileAgain(ctx, t, key); n != 0 {
@@ -375,7 +353,7 @@ func (f *fixture) testOtherScheduler(t *testing.T) {
 	if len(rb.Status.Conditions) != 0 || len(rb.Spec.Clusters) != 0 || rb.Annotations[names.AppliedPlacementAnnotation] != "" {
 		t.Errorf("binding for another scheduler was touched: %+v", rb)
 	}
-	if n := f.reconcileAgain(ctx, t, client.ObjectKeyFromObject(rb)); n != 0 || f.log.writesTo("other-deployment") != 0 {
+	if n := f.reconcileAgain(ctx, t, client.ObjectKeyFromObject(rb)); n != 0 || f.writesTo("other-deployment") != 0 {
 		t.Errorf("binding for another scheduler got writes")
 	}
 }
@@ -426,14 +404,14 @@ func (f *fixture) testTaints(t *testing.T) {
 	f.setTaints(ctx, t, "member3")
 	f.waitScheduled(t, "tainted-deployment", workv1alpha2.BindingReasonSuccess, "member3:2")
 	// Tainting again requeues it, but an existing target is kept.
-	before := f.log.writesTo("tainted-deployment")
+	before := f.writesTo("tainted-deployment")
 	f.setTaints(ctx, t, "member3", maintenance)
 	if err := f.c.Create(ctx, newRB("late-deployment", 1, onlyMember3.DeepCopy())); err != nil {
 		t.Fatal(err)
 	}
 	f.waitScheduled(t, "late-deployment", workv1alpha2.BindingReasonNoClusterFit, "")
 	f.waitScheduled(t, "tainted-deployment", workv1alpha2.BindingReasonSuccess, "member3:2")
-	if n := f.log.writesTo("tainted-deployment") - before; n != 0 {
+	if n := f.writesTo("tainted-deployment") - before; n != 0 {
 		t.Errorf("re-tainting a cluster rewrote its existing binding %d times", n)
 	}
 	f.setTaints(ctx, t, "member3")
@@ -456,7 +434,7 @@ func (f *fixture) waitCRB(t *testing.T, crb *workv1alpha2.ClusterResourceBinding
 			t.Logf("last seen: clusters %v status %+v", crb.Spec.Clusters, crb.Status)
 		}
 	}()
-	eventually(t, "cluster resource binding "+crb.Name+" "+reason, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cluster resource binding "+crb.Name+" "+reason, func(ctx context.Context) (bool, error) {
 		if err := f.c.Get(ctx, client.ObjectKeyFromObject(crb), crb); err != nil {
 			return false, err
 		}
@@ -491,7 +469,7 @@ func (f *fixture) testClusterResourceBinding(t *testing.T) {
 	f.waitCRB(t, second, workv1alpha2.BindingReasonSuccess, names.ScheduleSuccessMessage, "member2:0")
 	// Non-workloads are recomputed on every reconcile; an unchanged result
 	// writes nothing.
-	eventually(t, "observed generation of "+second.Name, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "observed generation of "+second.Name, func(ctx context.Context) (bool, error) {
 		err := f.c.Get(ctx, client.ObjectKeyFromObject(second), second)
 		return err == nil && second.Status.SchedulerObservedGeneration == second.Generation, err
 	})

@@ -13,12 +13,14 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestClusterPropagationPolicyClusterScoped: a ClusterRole selected by a
 // ClusterPropagationPolicy goes through a ClusterResourceBinding to member1
 // and member3 (and not member2).
 func TestClusterPropagationPolicyClusterScoped(t *testing.T) {
+	membersReady(t)
 	const name = "propel-e2e-reader"
 	role := &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -33,7 +35,7 @@ func TestClusterPropagationPolicyClusterScoped(t *testing.T) {
 	}
 	createAll(t, cpp, role)
 
-	eventually(t, time.Minute, "ClusterResourceBinding scheduled to member1 and member3", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "ClusterResourceBinding scheduled to member1 and member3", func(ctx context.Context) (bool, error) {
 		crb := &workv1alpha2.ClusterResourceBinding{}
 		if err := env.Client.Get(ctx, client.ObjectKey{Name: names.BindingName("ClusterRole", name)}, crb); err != nil {
 			return false, err
@@ -46,15 +48,15 @@ func TestClusterPropagationPolicyClusterScoped(t *testing.T) {
 			return false, fmt.Errorf("clusters %+v", crb.Spec.Clusters)
 		}
 		return true, nil
-	})
+	}, harness.LogsIn(env.LogDir))
 	for _, member := range []string{"member1", "member3"} {
-		eventually(t, 2*time.Minute, "ClusterRole in "+member, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, "ClusterRole in "+member, func(ctx context.Context) (bool, error) {
 			got := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}}
 			if err := memberGet(ctx, member, got); err != nil {
 				return false, err
 			}
 			return len(got.Rules) == 1 && got.Rules[0].Resources[0] == "pods", nil
-		})
+		}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	}
 	if gone, err := goneIn(context.Background(), "member2", &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil || !gone {
 		t.Errorf("ClusterRole reached member2 (gone=%v, %v)", gone, err)

@@ -16,6 +16,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 const getReplicasScript = `local kube = require("kube")
@@ -28,6 +29,7 @@ end
 // ResourceInterpreterCustomization's GetReplicas (replicas -> replicas*2)
 // changes the binding and the member object without touching the template.
 func TestCustomizationEditedWhileRunning(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	installWorkloadCRD(t)
 	const wlName = "wl-edit"
@@ -71,9 +73,9 @@ end
 	}
 	workload.SetNamespace("default")
 	workload.SetName(wlName)
-	eventually(t, time.Minute, "create the Workload template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "create the Workload template", func(ctx context.Context) (bool, error) {
 		return env.Client.Create(ctx, workload.DeepCopy()) == nil, nil // the RESTMapper learns the new kind lazily
-	})
+	}, harness.LogsIn(env.LogDir))
 	t.Cleanup(func() {
 		_ = env.Client.Delete(context.Background(), workload)
 		_ = env.Client.Delete(context.Background(), pol)
@@ -86,7 +88,7 @@ end
 	member1 := dynamic.NewForConfigOrDie(env.Member("member1").Config).Resource(workloadGVR).Namespace("default")
 	expect := func(replicas int64) {
 		t.Helper()
-		eventually(t, 2*time.Minute, fmt.Sprintf("binding and member1 have %d replicas", replicas), func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, fmt.Sprintf("binding and member1 have %d replicas", replicas), func(ctx context.Context) (bool, error) {
 			rb := &workv1alpha2.ResourceBinding{}
 			if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: names.BindingName("Workload", wlName)}, rb); err != nil {
 				return false, err
@@ -103,18 +105,18 @@ end
 				return false, fmt.Errorf("member1 replicas %d", got)
 			}
 			return true, nil
-		})
+		}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	}
 	expect(3)
 
-	eventually(t, time.Minute, "edit GetReplicas to double", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "edit GetReplicas to double", func(ctx context.Context) (bool, error) {
 		cur := &configv1alpha1.ResourceInterpreterCustomization{}
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(ric), cur); err != nil {
 			return false, err
 		}
 		cur.Spec.Customizations.ReplicaResource.LuaScript = fmt.Sprintf(getReplicasScript, "* 2")
 		return env.Client.Update(ctx, cur) == nil, nil
-	})
+	}, harness.LogsIn(env.LogDir))
 	expect(6)
 
 	if err := env.Client.Get(ctx, client.ObjectKeyFromObject(workload), workload); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestPropagateDepsCarriesConfigMap: with propagateDeps the ConfigMap a
@@ -21,6 +22,7 @@ import (
 // the template stops mounting it, the attached binding is released (no
 // requiredBy) and its Work and member copy go away.
 func TestPropagateDepsCarriesConfigMap(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	const name, cmName = "deps-web", "deps-web-config"
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: cmName}, Data: map[string]string{"k": "v"}}
@@ -34,13 +36,13 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 	createAll(t, cm, pol, deploy)
 
 	attachedKey := client.ObjectKey{Namespace: "default", Name: names.BindingName("ConfigMap", cmName)}
-	eventually(t, 2*time.Minute, "the ConfigMap follows the Deployment to member1", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "the ConfigMap follows the Deployment to member1", func(ctx context.Context) (bool, error) {
 		got := &corev1.ConfigMap{ObjectMeta: cm.ObjectMeta}
 		if err := memberGet(ctx, "member1", got); err != nil {
 			return false, err
 		}
 		return got.Data["k"] == "v", nil
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	attached := &workv1alpha2.ResourceBinding{}
 	if err := env.Client.Get(ctx, attachedKey, attached); err != nil {
 		t.Fatalf("attached binding: %v", err)
@@ -55,7 +57,7 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 	}
 
 	// Drop the volume: the ConfigMap is no longer a dependency.
-	eventually(t, time.Minute, "remove the volume from the template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "remove the volume from the template", func(ctx context.Context) (bool, error) {
 		d := &appsv1.Deployment{}
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(deploy), d); err != nil {
 			return false, err
@@ -63,8 +65,8 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 		d.Spec.Template.Spec.Volumes = nil
 		d.Spec.Template.Spec.Containers[0].VolumeMounts = nil
 		return env.Client.Update(ctx, d) == nil, nil
-	})
-	eventually(t, 2*time.Minute, "the attached binding is released", func(ctx context.Context) (bool, error) {
+	}, harness.LogsIn(env.LogDir))
+	harness.Eventually(t, "the attached binding is released", func(ctx context.Context) (bool, error) {
 		rb := &workv1alpha2.ResourceBinding{}
 		err := env.Client.Get(ctx, attachedKey, rb)
 		if apierrors.IsNotFound(err) {
@@ -82,13 +84,13 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 			}
 		}
 		return true, nil
-	})
-	eventually(t, 2*time.Minute, "the ConfigMap's Work and member1 copy go away", func(ctx context.Context) (bool, error) {
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+	harness.Eventually(t, "the ConfigMap's Work and member1 copy go away", func(ctx context.Context) (bool, error) {
 		if ok, err := workExists(ctx, "member1", "ConfigMap", cmName, "default"); ok || err != nil {
 			return false, fmt.Errorf("Work still exists (%v)", err)
 		}
 		return goneIn(ctx, "member1", &corev1.ConfigMap{ObjectMeta: cm.ObjectMeta})
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	// The Deployment itself keeps running in member1.
 	if _, err := memberImage(ctx, "member1", name); err != nil {
 		t.Errorf("member1 Deployment: %v", err)

@@ -61,7 +61,13 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	return nil
 }
 
-func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, error)) {
+// membersReady waits until every member is Ready without taints. Each test
+// starts with it, so that any test runs alone (go test -run X) or after
+// any other: the members join and turn Ready a few seconds after the
+// environment starts, and a test that stops a member restores it.
+func membersReady(t *testing.T) {
 	t.Helper()
-	harness.Eventually(t, what+" (logs in "+env.LogDir+")", timeout, cond)
+	for _, m := range env.MemberNames() {
+		env.WaitClusterReady(t, m, harness.Timeout(3*time.Minute), harness.LogsIn(env.LogDir))
+	}
 }

@@ -12,6 +12,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestClusterOverridePolicyOnSyncedNamespace: namespaces reach every member
@@ -19,6 +20,7 @@ import (
 // the Namespace changes it only in the cluster its rule targets, recorded
 // in the Work's applied-cluster-overrides annotation.
 func TestClusterOverridePolicyOnSyncedNamespace(t *testing.T) {
+	membersReady(t)
 	const ns = "cop-team"
 	cop := &policyv1alpha1.ClusterOverridePolicy{
 		ObjectMeta: metav1.ObjectMeta{Name: ns + "-label"},
@@ -35,7 +37,7 @@ func TestClusterOverridePolicyOnSyncedNamespace(t *testing.T) {
 	createAll(t, cop, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
 
 	for member, want := range map[string]string{"member1": "", "member2": "blue"} {
-		eventually(t, 2*time.Minute, fmt.Sprintf("namespace %s in %s has team=%q", ns, member, want), func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, fmt.Sprintf("namespace %s in %s has team=%q", ns, member, want), func(ctx context.Context) (bool, error) {
 			got := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}
 			if err := memberGet(ctx, member, got); err != nil {
 				return false, err
@@ -44,7 +46,7 @@ func TestClusterOverridePolicyOnSyncedNamespace(t *testing.T) {
 				return false, fmt.Errorf("label team=%q", got.Labels["team"])
 			}
 			return true, nil
-		})
+		}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	}
 	w := &workv1alpha1.Work{}
 	if err := env.Client.Get(context.Background(), workOf("member2", "Namespace", ns, ""), w); err != nil {

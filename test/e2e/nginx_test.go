@@ -74,28 +74,29 @@ func expectRunning(t *testing.T, ns, name, app string, want map[string]int) {
 	total := 0
 	for member, n := range want {
 		total += n
-		eventually(t, 3*time.Minute, member+" runs the assigned replicas", func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, member+" runs the assigned replicas", func(ctx context.Context) (bool, error) {
 			replicas, err := memberReplicas(ctx, member, ns, name)
 			if err != nil || int(replicas) != n {
 				return false, err
 			}
 			ready, err := readyPods(ctx, member, ns, app)
 			return ready == n, err
-		})
+		}, harness.Timeout(3*time.Minute), harness.LogsIn(env.LogDir))
 	}
-	eventually(t, 2*time.Minute, "template status shows what runs", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "template status shows what runs", func(ctx context.Context) (bool, error) {
 		d := &appsv1.Deployment{}
 		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, d); err != nil {
 			return false, err
 		}
 		return int(d.Status.ReadyReplicas) == total && int(d.Status.Replicas) == total, nil
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 }
 
 // TestNginxDuplicatedThenWeighted is seed scenario (a): without
 // replicaScheduling each cluster runs both replicas; with Divided/Weighted
 // 1:1 each runs one.
 func TestNginxDuplicatedThenWeighted(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	deploy := &appsv1.Deployment{}
 	readSample(t, "nginx/deployment.yaml", deploy)
@@ -123,6 +124,7 @@ func TestNginxDuplicatedThenWeighted(t *testing.T) {
 // TestWeighted2To1AndScaling: 3 replicas with 2:1 weights run 2 in member1
 // and 1 in member2; scaling the template to 6 gives 4/2.
 func TestWeighted2To1AndScaling(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	deploy := &appsv1.Deployment{}
 	readSample(t, "nginx/deployment.yaml", deploy)
@@ -143,13 +145,13 @@ func TestWeighted2To1AndScaling(t *testing.T) {
 	}
 	expectRunning(t, "default", "web", "web", map[string]int{"member1": 2, "member2": 1})
 
-	eventually(t, time.Minute, "scale template to 6", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "scale template to 6", func(ctx context.Context) (bool, error) {
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(deploy), deploy); err != nil {
 			return false, err
 		}
 		deploy.Spec.Replicas = ptr.To[int32](6)
 		return env.Client.Update(ctx, deploy) == nil, nil
-	})
+	}, harness.LogsIn(env.LogDir))
 	expectRunning(t, "default", "web", "web", map[string]int{"member1": 4, "member2": 2})
 
 	rb := &workv1alpha2.ResourceBinding{}

@@ -11,11 +11,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestOverridePolicyPerCluster: an OverridePolicy whose rule targets only
 // member2 changes the image tag there; member1 keeps the template's image.
 func TestOverridePolicyPerCluster(t *testing.T) {
+	membersReady(t)
 	const name = "ovr-web"
 	op := &policyv1alpha1.OverridePolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name + "-override"},
@@ -32,7 +34,7 @@ func TestOverridePolicyPerCluster(t *testing.T) {
 	createAll(t, op, testPolicy(name+"-propagation", name, "member1", "member2"), testDeployment(name, "nginx:1.24", 1))
 
 	for member, want := range map[string]string{"member1": "nginx:1.24", "member2": "nginx:1.25"} {
-		eventually(t, 2*time.Minute, member+" runs image "+want, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, member+" runs image "+want, func(ctx context.Context) (bool, error) {
 			img, err := memberImage(ctx, member, name)
 			if err != nil {
 				return false, err
@@ -41,7 +43,7 @@ func TestOverridePolicyPerCluster(t *testing.T) {
 				return false, fmt.Errorf("image %q, want %q", img, want)
 			}
 			return true, nil
-		})
+		}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	}
 	// The template itself is never overridden.
 	if img, err := func() (string, error) {

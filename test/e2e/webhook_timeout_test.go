@@ -22,6 +22,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // startSlowWebhook serves TLS on loopback and answers every request only
@@ -56,6 +57,7 @@ func startSlowWebhook(t *testing.T, delay time.Duration) string {
 // timeoutSeconds makes applying the policy fail with an event on the
 // template that names the webhook; what already runs is not deleted.
 func TestWebhookTimeoutIsReported(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	installWorkloadCRD(t)
 	const wlName = "wl-slow"
@@ -73,14 +75,14 @@ func TestWebhookTimeoutIsReported(t *testing.T) {
 	}
 	workload.SetNamespace("default")
 	workload.SetName(wlName)
-	eventually(t, time.Minute, "create the Workload template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "create the Workload template", func(ctx context.Context) (bool, error) {
 		return env.Client.Create(ctx, workload.DeepCopy()) == nil, nil
-	})
+	}, harness.LogsIn(env.LogDir))
 	member1 := dynamic.NewForConfigOrDie(env.Member("member1").Config).Resource(workloadGVR).Namespace("default")
-	eventually(t, 2*time.Minute, "member1 runs the Workload before the webhook exists", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member1 runs the Workload before the webhook exists", func(ctx context.Context) (bool, error) {
 		_, err := member1.Get(ctx, wlName, metav1.GetOptions{})
 		return err == nil, err
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 
 	addr := startSlowWebhook(t, 5*time.Second)
 	const hookName = "slow.workload.example.io"
@@ -125,14 +127,14 @@ func TestWebhookTimeoutIsReported(t *testing.T) {
 	// Loading the configuration re-interprets the claimed template, which
 	// now fails.
 	var seen int32
-	eventually(t, 2*time.Minute, "an ApplyPolicyFailed event on the template names the webhook", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "an ApplyPolicyFailed event on the template names the webhook", func(ctx context.Context) (bool, error) {
 		n, err := failures(ctx)
 		seen = n
 		return n > 0, err
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	// The webhook is in use now: a template change fails again and does
 	// not reach member1.
-	eventually(t, time.Minute, "label the template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "label the template", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(workload.GroupVersionKind())
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(workload), tmpl); err != nil {
@@ -142,11 +144,11 @@ func TestWebhookTimeoutIsReported(t *testing.T) {
 		labels["rollout"] = "slow"
 		tmpl.SetLabels(labels)
 		return env.Client.Update(ctx, tmpl) == nil, nil
-	})
-	eventually(t, 2*time.Minute, "applying the changed template fails again", func(ctx context.Context) (bool, error) {
+	}, harness.LogsIn(env.LogDir))
+	harness.Eventually(t, "applying the changed template fails again", func(ctx context.Context) (bool, error) {
 		n, err := failures(ctx)
 		return n > seen, err
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 
 	// Nothing already propagated is deleted.
 	rb := &workv1alpha2.ResourceBinding{}

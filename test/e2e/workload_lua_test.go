@@ -16,6 +16,7 @@ import (
 // kind interpreted by a ResourceInterpreterCustomization in Lua instead of
 // the webhook, with the same expected results as scenario (b).
 func TestWorkloadThroughLuaCustomization(t *testing.T) {
+	membersReady(t)
 	installWorkloadCRD(t)
 	data, err := os.ReadFile(filepath.Join(harness.RepoRoot(), "config", "samples", "workload", "customization.yaml"))
 	if err != nil {

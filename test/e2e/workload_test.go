@@ -110,6 +110,7 @@ func startExampleWebhook(t *testing.T) string {
 // TestWorkloadThroughExampleWebhook is seed scenario (b): Karmada's Workload
 // sample interpreted by cmd/interpreter-webhook-example, with a 2:1 policy.
 func TestWorkloadThroughExampleWebhook(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	installWorkloadCRD(t)
 	addr := startExampleWebhook(t)
@@ -157,9 +158,9 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 	if err := env.Client.Create(ctx, pol); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "create the Workload template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "create the Workload template", func(ctx context.Context) (bool, error) {
 		return env.Client.Create(ctx, workload.DeepCopy()) == nil, nil // the RESTMapper learns the new kind lazily
-	})
+	}, harness.LogsIn(env.LogDir))
 
 	want := map[string]int64{"member1": 2, "member2": 1}
 	members := map[string]dynamic.NamespaceableResourceInterface{}
@@ -167,19 +168,19 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 		members[name] = dynamic.NewForConfigOrDie(env.Member(name).Config).Resource(workloadGVR)
 	}
 	for name, replicas := range want {
-		eventually(t, 2*time.Minute, name+" runs its share of the Workload", func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, name+" runs its share of the Workload", func(ctx context.Context) (bool, error) {
 			w, err := members[name].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 			if err != nil {
 				return false, err
 			}
 			got, _, _ := unstructured.NestedInt64(w.Object, "spec", "replicas")
 			return got == replicas, nil
-		})
+		}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 	}
 
 	// A member-side controller pauses member1's Workload; the webhook's
 	// Retain keeps that while template changes still flow.
-	eventually(t, time.Minute, "pause member1's Workload", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "pause member1's Workload", func(ctx context.Context) (bool, error) {
 		w, err := members["member1"].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 		if err != nil {
 			return false, err
@@ -187,8 +188,8 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 		_ = unstructured.SetNestedField(w.Object, true, "spec", "paused")
 		_, err = members["member1"].Namespace("default").Update(ctx, w, metav1.UpdateOptions{})
 		return err == nil, nil
-	})
-	eventually(t, time.Minute, "label the template", func(ctx context.Context) (bool, error) {
+	}, harness.LogsIn(env.LogDir))
+	harness.Eventually(t, "label the template", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(workload.GroupVersionKind())
 		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: wlName}, tmpl); err != nil {
@@ -198,8 +199,8 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 		labels["rollout"] = "2"
 		tmpl.SetLabels(labels)
 		return env.Client.Update(ctx, tmpl) == nil, nil
-	})
-	eventually(t, time.Minute, "member1 gets the template change and keeps paused", func(ctx context.Context) (bool, error) {
+	}, harness.LogsIn(env.LogDir))
+	harness.Eventually(t, "member1 gets the template change and keeps paused", func(ctx context.Context) (bool, error) {
 		w, err := members["member1"].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 		if err != nil {
 			return false, err
@@ -209,12 +210,12 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 			return false, fmt.Errorf("member1's paused flag was overwritten")
 		}
 		return w.GetLabels()["rollout"] == "2" && paused, nil
-	})
+	}, harness.LogsIn(env.LogDir))
 
 	// Members report ready replicas; the webhook's AggregateStatus sums them
 	// into the template.
 	for name, replicas := range want {
-		eventually(t, time.Minute, name+" reports ready replicas", func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, name+" reports ready replicas", func(ctx context.Context) (bool, error) {
 			w, err := members[name].Namespace("default").Get(ctx, wlName, metav1.GetOptions{})
 			if err != nil {
 				return false, err
@@ -222,9 +223,9 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 			_ = unstructured.SetNestedField(w.Object, replicas, "status", "readyReplicas")
 			_, err = members[name].Namespace("default").UpdateStatus(ctx, w, metav1.UpdateOptions{})
 			return err == nil, nil
-		})
+		}, harness.LogsIn(env.LogDir))
 	}
-	eventually(t, 2*time.Minute, "template status sums the members' ready replicas", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "template status sums the members' ready replicas", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(workload.GroupVersionKind())
 		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: wlName}, tmpl); err != nil {
@@ -232,5 +233,5 @@ func runWorkloadScenario(t *testing.T, wlName string) {
 		}
 		ready, _, _ := unstructured.NestedInt64(tmpl.Object, "status", "readyReplicas")
 		return ready == 3, nil
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -99,4 +100,29 @@ func CreateConcurrently(ctx context.Context, c client.Client, workers int, objs 
 	close(jobs)
 	wg.Wait()
 	return first
+}
+
+// WaitClusterReady waits until Cluster name is Ready without the
+// not-ready and unreachable taints, and returns it.
+func (e *Env) WaitClusterReady(t testing.TB, name string, opts ...PollOption) *clusterv1alpha1.Cluster {
+	t.Helper()
+	var c *clusterv1alpha1.Cluster
+	Eventually(t, "cluster "+name+" Ready=True without taints", func(ctx context.Context) (bool, error) {
+		c = &clusterv1alpha1.Cluster{}
+		if err := e.Client.Get(ctx, client.ObjectKey{Name: name}, c); err != nil {
+			return false, err
+		}
+		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) &&
+			!hasTaint(c, clusterv1alpha1.TaintClusterNotReady) && !hasTaint(c, clusterv1alpha1.TaintClusterUnreachable), nil
+	}, opts...)
+	return c
+}
+
+func hasTaint(c *clusterv1alpha1.Cluster, key string) bool {
+	for _, t := range c.Spec.Taints {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
 }

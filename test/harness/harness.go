@@ -7,17 +7,24 @@ package harness
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/config/crds"
 	"github.com/propel-mc/propel/pkg/apis"
@@ -131,8 +138,14 @@ func StartT(t testing.TB, opts Options) *Env {
 //	func TestMain(m *testing.M) { harness.Main(m, harness.Options{}, &env) }
 //
 // Each start function runs once the environment is up (for example to start
-// a controller manager); it is stopped with the environment.
+// a controller manager); it is stopped with the environment. With -run '^$'
+// (benchmarks only, as make bench runs them) no environment starts: the
+// package's benchmarks do not need one.
 func Main(m *testing.M, opts Options, env **Env, start ...func(context.Context, *Env) error) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "propel-env-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -197,4 +210,48 @@ func SharedDir() string {
 		return ""
 	}
 	return d
+}
+
+// MemberNames lists the members' names in the order they were started.
+func (e *Env) MemberNames() []string {
+	out := make([]string, 0, len(e.Members))
+	for _, m := range e.Members {
+		out = append(out, m.Options.Name)
+	}
+	return out
+}
+
+// UniqueName appends a number unique within a test run to prefix, so that
+// tests sharing one environment never collide.
+func UniqueName(prefix string) string {
+	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1_000_000, uniqueNames.Add(1))
+}
+
+var uniqueNames atomic.Int64
+
+// RunManager starts a controller-runtime manager on cfg with Propel's
+// scheme and no metrics server, after setup has added the controllers
+// under test, and returns once its caches have synced. It stops when ctx
+// ends. Controller names may repeat, since each test may run its own
+// manager with the same controllers.
+func RunManager(ctx context.Context, cfg *rest.Config, setup func(ctrl.Manager) error) (ctrl.Manager, error) {
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create manager: %w", err)
+	}
+	if err := setup(mgr); err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "manager stopped:", err)
+		}
+	}()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		return nil, fmt.Errorf("manager caches did not sync")
+	}
+	return mgr, nil
 }

@@ -7,6 +7,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
 // Sample is one sample of a Prometheus metric in the text format.
@@ -112,4 +116,37 @@ func ScrapeMetrics(ctx context.Context, addr string) (string, error) {
 		return "", fmt.Errorf("GET %s/metrics: %s", addr, resp.Status)
 	}
 	return string(body), nil
+}
+
+// Reconciles returns controller-runtime's count of finished reconciles of
+// controller in this process with result ("success", "error", "requeue",
+// "requeue_after"; "" for all): a test waits for it to grow to know a
+// reconcile it caused has run, then checks what that reconcile wrote.
+func Reconciles(t testing.TB, controller, result string) float64 {
+	t.Helper()
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatalf("gather controller-runtime metrics: %v", err)
+	}
+	total := 0.0
+	for _, f := range families {
+		if f.GetName() != "controller_runtime_reconcile_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if label(m, "controller") == controller && (result == "" || label(m, "result") == result) {
+				total += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return total
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
 }

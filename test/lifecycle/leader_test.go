@@ -12,6 +12,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // leaseName is --leader-elect-resource-name's default (Karmada's name).
@@ -41,22 +42,22 @@ func TestLeaderElectionOnlyLeaderWrites(t *testing.T) {
 	addrA, addrB := freeAddr(t), freeAddr(t)
 	a := startControllerManager(t, "cm-a", append(election, "--metrics-bind-address="+addrA)...)
 	var holder string
-	eventually(t, "cm-a holds the Lease", 2*time.Minute, []*localenv.Process{a}, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cm-a holds the Lease", func(ctx context.Context) (bool, error) {
 		var err error
 		if holder, err = leaseHolder(ctx); err != nil || holder == "" {
 			return false, err
 		}
 		status, err := leaderStatus(ctx, addrA, leaseName)
 		return status == 1, err
-	})
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning([]*localenv.Process{a}...), harness.LogsIn(env.LogDir))
 	b := startControllerManager(t, "cm-b", append(election, "--metrics-bind-address="+addrB)...)
 	both := []*localenv.Process{a, b}
 	// The leader-election gauge exists once the manager has synced its
 	// caches and entered the election.
-	eventually(t, "cm-b follows", 2*time.Minute, both, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cm-b follows", func(ctx context.Context) (bool, error) {
 		status, err := leaderStatus(ctx, addrB, leaseName)
 		return status == 0, err
-	})
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning(both...), harness.LogsIn(env.LogDir))
 	waitClustersReady(t, both...)
 
 	createPolicy(t, ns, "leader")
@@ -93,7 +94,7 @@ func TestLeaderElectionOnlyLeaderWrites(t *testing.T) {
 	t.Logf("before failover: leader %v writes, follower %v", leaderWrites, followerWrites)
 
 	a.Kill()
-	eventually(t, "cm-b takes the Lease", 2*time.Minute, []*localenv.Process{b}, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cm-b takes the Lease", func(ctx context.Context) (bool, error) {
 		h, err := leaseHolder(ctx)
 		if err != nil || h == holder || h == "" {
 			return false, err
@@ -103,7 +104,7 @@ func TestLeaderElectionOnlyLeaderWrites(t *testing.T) {
 			return false, fmt.Errorf("Lease held by %q, cm-b reports %v (%v)", h, status, err)
 		}
 		return true, nil
-	})
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning([]*localenv.Process{b}...), harness.LogsIn(env.LogDir))
 	second := createDeployments(t, ns, "leader-after-failover", "leader", 10)
 	expectPropagated(t, ns, append(first, second...), 3*time.Minute, b)
 	if writes, _, err := clientWrites(ctx, addrB); err != nil || writes == 0 {

@@ -70,25 +70,11 @@ func startControllerManager(t *testing.T, name string, args ...string) *localenv
 	return p
 }
 
-// eventually is harness.Eventually that fails at once, naming the log, when
-// one of the controller managers the wait depends on exits.
-func eventually(t *testing.T, what string, timeout time.Duration, running []*localenv.Process, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what+" (logs in "+env.LogDir+")", timeout, func(ctx context.Context) (bool, error) {
-		for _, p := range running {
-			if done, err := p.Exited(); done {
-				t.Fatalf("%s exited (%v) while waiting for %s; see %s", p.Name, err, what, p.LogPath)
-			}
-		}
-		return cond(ctx)
-	})
-}
-
 func waitClustersReady(t *testing.T, running ...*localenv.Process) {
 	t.Helper()
-	eventually(t, "member clusters Ready", 2*time.Minute, running, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member clusters Ready", func(ctx context.Context) (bool, error) {
 		return harness.ClustersReady(ctx, env.Client, len(memberNames))
-	})
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning(running...), harness.LogsIn(env.LogDir))
 }
 
 func createNamespace(t *testing.T, name string) {
@@ -256,7 +242,7 @@ func expectPropagated(t *testing.T, ns string, want []string, timeout time.Durat
 	// Listing every Work and Deployment is not free: look once a second,
 	// leaving the CPU to the controller manager.
 	var last time.Time
-	eventually(t, fmt.Sprintf("%d Deployments of %s propagated to both members", len(want), ns), timeout, running,
+	harness.Eventually(t, fmt.Sprintf("%d Deployments of %s propagated to both members", len(want), ns),
 		func(ctx context.Context) (bool, error) {
 			if time.Since(last) < time.Second {
 				return false, nil
@@ -267,7 +253,7 @@ func expectPropagated(t *testing.T, ns string, want []string, timeout time.Durat
 				return false, err
 			}
 			return s.propagated(want)
-		})
+		}, harness.Timeout(timeout), harness.WhileRunning(running...), harness.LogsIn(env.LogDir))
 }
 
 func freeAddr(t *testing.T) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // claim is what the detector writes on a template it claims.
@@ -68,13 +69,13 @@ func TestRestartMidPropagationConvergesWithoutDuplicates(t *testing.T) {
 	pol := createPolicy(t, ns, "restart")
 	want := createDeployments(t, ns, "restart", "restart", n)
 
-	eventually(t, "the first Works written", 3*time.Minute, []*localenv.Process{first}, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "the first Works written", func(ctx context.Context) (bool, error) {
 		s, err := observe(ctx, ns)
 		if err != nil {
 			return false, err
 		}
 		return len(s.works[memberNames[0]])+len(s.works[memberNames[1]]) >= n/2, nil
-	})
+	}, harness.Timeout(3*time.Minute), harness.WhileRunning([]*localenv.Process{first}...), harness.LogsIn(env.LogDir))
 	first.Kill()
 	before, err := observe(ctx, ns)
 	if err != nil {

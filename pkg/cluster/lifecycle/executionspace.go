@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -44,13 +45,13 @@ func (r *Reconciler) createExecutionSpace(ctx context.Context, cluster *clusterv
 		return nil // the cache lagged; the next event settles the label
 	}
 	if err != nil {
-		r.recorder.Eventf(cluster, corev1.EventTypeWarning, names.EventReasonCreateExecutionSpaceFailed,
+		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonCreateExecutionSpaceFailed,
 			"Failed to create execution space for cluster(%s): %v", cluster.Name, err)
 		return fmt.Errorf("cluster %s: create execution space %s: %w", cluster.Name, name, err)
 	}
-	r.recorder.Eventf(cluster, corev1.EventTypeNormal, names.EventReasonCreateExecutionSpaceSucceed,
+	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonCreateExecutionSpaceSucceed,
 		"Created execution space(%s) for cluster(%s).", name, cluster.Name)
-	log.FromContext(ctx).Info("created execution space", "namespace", name)
+	log.FromContext(ctx).Info("created execution space", "namespace", klog.KRef("", name))
 	return nil
 }
 
@@ -70,12 +71,12 @@ func (r *Reconciler) removeExecutionSpace(ctx context.Context, cluster *clusterv
 		return false, nil
 	}
 	if err := r.client.Delete(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
-		r.recorder.Eventf(cluster, corev1.EventTypeWarning, names.EventReasonRemoveExecutionSpaceFailed,
+		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonRemoveExecutionSpaceFailed,
 			"Failed to remove execution space(%s) of cluster(%s): %v", name, cluster.Name, err)
 		return false, fmt.Errorf("cluster %s: delete execution space %s: %w", cluster.Name, name, err)
 	}
-	r.recorder.Eventf(cluster, corev1.EventTypeNormal, names.EventReasonRemoveExecutionSpaceSucceed,
+	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonRemoveExecutionSpaceSucceed,
 		"Removed execution space(%s) of cluster(%s).", name, cluster.Name)
-	log.FromContext(ctx).Info("deleted execution space", "namespace", name)
+	log.FromContext(ctx).Info("deleted execution space", "namespace", klog.KRef("", name))
 	return false, nil
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -78,7 +79,7 @@ func (m *healthMonitor) checkAll(ctx context.Context) {
 			continue
 		}
 		if err := m.check(ctx, c); err != nil {
-			log.FromContext(ctx).Error(err, "monitor cluster health", "cluster", c.Name)
+			log.FromContext(ctx).Error(err, "monitor cluster health", "cluster", klog.KObj(c))
 		}
 	}
 }
@@ -98,7 +99,7 @@ func (m *healthMonitor) check(ctx context.Context, cluster *clusterv1alpha1.Clus
 	if err := m.client.Status().Patch(ctx, cluster, patch); err != nil {
 		return fmt.Errorf("cluster %s: set Ready %s: %w", cluster.Name, stale.Status, err)
 	}
-	log.FromContext(ctx).Info("pull cluster stopped reporting", "cluster", cluster.Name, "reason", stale.Reason)
+	log.FromContext(ctx).Info("pull cluster stopped reporting", "cluster", klog.KObj(cluster), "reason", stale.Reason)
 	return nil
 }
 
@@ -148,9 +149,9 @@ func (m *healthMonitor) observe(cluster *clusterv1alpha1.Cluster, leaseRenew, no
 		LastTransitionTime: metav1.NewTime(now).Rfc3339Copy()}
 	switch {
 	case ready == nil:
-		cond.Reason, cond.Message = names.ClusterReasonStatusNeverUpdated, names.ClusterMessageStatusNeverUpdated
+		cond.Reason, cond.Message = clusterv1alpha1.ClusterReasonStatusNeverUpdated, clusterv1alpha1.ClusterMessageStatusNeverUpdated
 	case ready.Status != metav1.ConditionUnknown:
-		cond.Reason, cond.Message = names.ClusterReasonStatusUnknown, names.ClusterMessageStatusUnknown
+		cond.Reason, cond.Message = clusterv1alpha1.ClusterReasonStatusUnknown, clusterv1alpha1.ClusterMessageStatusUnknown
 	default:
 		return nil
 	}

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // The taints the controller manages. Karmada adds NoExecute variants only
@@ -88,11 +87,11 @@ func (r *Reconciler) ensureTaints(ctx context.Context, cluster *clusterv1alpha1.
 	patch := client.MergeFromWithOptions(cluster.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	cluster.Spec.Taints = taints
 	if err := r.client.Patch(ctx, cluster, patch); err != nil {
-		r.recorder.Eventf(cluster, corev1.EventTypeWarning, names.EventReasonTaintClusterFailed,
+		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonTaintClusterFailed,
 			"Failed to taint cluster(%s): %v", cluster.Name, err)
 		return fmt.Errorf("cluster %s: update taints: %w", cluster.Name, err)
 	}
-	r.recorder.Eventf(cluster, corev1.EventTypeNormal, names.EventReasonTaintClusterSucceed,
+	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonTaintClusterSucceed,
 		"Taint cluster(%s) succeed: %s.", cluster.Name, taintKeys(taints))
 	log.FromContext(ctx).Info("updated cluster taints", "taints", taintKeys(taints))
 	return nil

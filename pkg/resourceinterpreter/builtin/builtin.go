@@ -39,7 +39,7 @@ func New(opts customization.Options) *customization.Interpreter {
 	i := customization.New(opts)
 	list, err := Load(FS())
 	if err != nil {
-		i.Logger().Error(err, "Load built-in customizations; none are served")
+		i.Logger().Error(err, "load built-in customizations; none are served")
 		list = nil
 	}
 	i.LoadConfig(list)

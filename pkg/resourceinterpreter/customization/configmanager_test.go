@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -56,7 +55,7 @@ func TestConfigManagerAgainstAPIServer(t *testing.T) {
 			t.Errorf("cache: %v", err)
 		}
 	}()
-	poll(t, ctx, "layer synced", func() (bool, error) {
+	harness.Eventually(t, "layer synced", func(context.Context) (bool, error) {
 		_, err := i.HookEnabled(workload, opReplica)
 		return err == nil, nil
 	})
@@ -72,11 +71,11 @@ func TestConfigManagerAgainstAPIServer(t *testing.T) {
 	waitReplicas(t, ctx, i, 7)
 
 	setScript(t, ctx, env.Client, "function GetReplicas(o)\n  local x = 1\n  return x +\nend")
-	poll(t, ctx, "compile error on the next call", func() (bool, error) {
+	harness.Eventually(t, "compile error on the next call", func(context.Context) (bool, error) {
 		_, _, err := i.GetReplicas(ctx, newWorkload(t))
 		return err != nil && strings.Contains(err.Error(), `customization "e2e-ric" InterpretReplica: e2e-ric:4:`), nil
 	})
-	poll(t, ctx, "Warning Event on the customization", func() (bool, error) {
+	harness.Eventually(t, "Warning Event on the customization", func(context.Context) (bool, error) {
 		events, err := env.Kube.CoreV1().Events(metav1.NamespaceDefault).List(ctx, metav1.ListOptions{
 			FieldSelector: "involvedObject.name=e2e-ric,reason=" + ReasonInvalidScript,
 		})
@@ -94,7 +93,7 @@ func TestConfigManagerAgainstAPIServer(t *testing.T) {
 	if err := env.Client.Delete(ctx, &configv1alpha1.ResourceInterpreterCustomization{ObjectMeta: metav1.ObjectMeta{Name: "e2e-ric"}}); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "hook disabled after delete", func() (bool, error) {
+	harness.Eventually(t, "hook disabled after delete", func(context.Context) (bool, error) {
 		ok, err := i.HookEnabled(workload, opReplica)
 		return !ok && err == nil, nil
 	})
@@ -114,17 +113,8 @@ func setScript(t *testing.T, ctx context.Context, c client.Client, script string
 
 func waitReplicas(t *testing.T, ctx context.Context, i *Interpreter, want int32) {
 	t.Helper()
-	poll(t, ctx, "GetReplicas", func() (bool, error) {
+	harness.Eventually(t, "GetReplicas", func(context.Context) (bool, error) {
 		n, _, err := i.GetReplicas(ctx, newWorkload(t))
 		return err == nil && n == want, nil
 	})
-}
-
-func poll(t *testing.T, ctx context.Context, what string, cond func() (bool, error)) {
-	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := wait.PollUntilContextCancel(c, 20*time.Millisecond, true, func(context.Context) (bool, error) { return cond() }); err != nil {
-		t.Fatalf("waiting for %s: %v", what, err)
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
@@ -51,8 +52,8 @@ func (i *Interpreter) report(problems []compileProblem) {
 		if errors.As(p.err, &ce) {
 			line = ce.Line
 		}
-		i.log.Error(p.err, "Lua script does not compile",
-			"customization", p.ric.Name, "operation", p.op, "line", line)
+		i.log.Error(p.err, "lua script does not compile",
+			"customization", klog.KObj(p.ric), "operation", p.op, "line", line)
 		if i.recorder != nil {
 			i.recorder.Eventf(p.ric, corev1.EventTypeWarning, ReasonInvalidScript,
 				"InterpreterOperation(%s) Lua script error: %v", p.op, p.err)

@@ -30,12 +30,12 @@ func (i *Interpreter) interpret(ctx context.Context, a *attributes) (*hook, *con
 	resp, err := i.call(ctx, h, a)
 	if err != nil {
 		if l := i.log.V(2); l.Enabled() {
-			l.Info("Interpreter webhook call failed", callKeys(h, a, start, "err", err)...)
+			l.Error(err, "interpreter webhook call failed", callKeys(h, a, start)...)
 		}
 		return h, nil, callError(h.uid, err)
 	}
 	if l := i.log.V(4); l.Enabled() {
-		l.Info("Called interpreter webhook", callKeys(h, a, start)...)
+		l.Info("called interpreter webhook", callKeys(h, a, start)...)
 	}
 	return h, resp, nil
 }

@@ -59,7 +59,7 @@ func (i *Interpreter) LoadConfig(configs []configv1alpha1.ResourceInterpreterWeb
 	}
 	i.clients = clients
 	i.current.Store(&snapshot{hooks: hooks, index: buildIndex(hooks)})
-	i.log.V(2).Info("Loaded interpreter webhook configurations", "configurations", len(configs), "webhooks", len(hooks), "clients", len(clients))
+	i.log.V(2).Info("loaded interpreter webhook configurations", "configurations", len(configs), "webhooks", len(hooks), "clients", len(clients))
 	for _, f := range i.onLoad {
 		f()
 	}

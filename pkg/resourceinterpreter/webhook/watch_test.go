@@ -12,7 +12,6 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,15 +58,14 @@ func TestWatchAgainstAPIServer(t *testing.T) {
 		t.Fatalf("HookEnabled before the cache started: %v, want ErrNotReady", err)
 	}
 	go func() { _ = c.Start(ctx) }()
-	poll(t, ctx, "initial sync", func() bool { return i.Synced() })
+	harness.Eventually(t, "initial sync", func(context.Context) (bool, error) { return i.Synced(), nil })
 
 	cfg := config("examples", serviceHook("workloads.example.io", "webhook-a", port(t, srvA), ca.PEM))
 	if err := env.Client.Create(ctx, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "hook enabled after create", func() bool {
-		ok, _ := i.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretReplica)
-		return ok
+	harness.Eventually(t, "hook enabled after create", func(context.Context) (bool, error) {
+		return i.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretReplica)
 	})
 
 	// No Service in the control plane: dialled by its cluster DNS name,
@@ -90,18 +88,18 @@ func TestWatchAgainstAPIServer(t *testing.T) {
 	if err := env.Client.Update(ctx, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "answer from webhook-b after update", func() bool {
+	harness.Eventually(t, "answer from webhook-b after update", func(context.Context) (bool, error) {
 		n, _, err := i.GetReplicas(ctx, workload())
-		return err == nil && n == 2
+		return n == 2, err
 	})
 
 	// Delete: no hook any more.
 	if err := env.Client.Delete(ctx, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "hook disabled after delete", func() bool {
+	harness.Eventually(t, "hook disabled after delete", func(context.Context) (bool, error) {
 		ok, err := i.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretReplica)
-		return !ok && err == nil
+		return !ok, err
 	})
 
 	t.Run("service resolution", func(t *testing.T) { testServiceResolution(t, ctx, env.Client) })
@@ -196,14 +194,4 @@ func port(t *testing.T, srv *webhooktest.Server) int32 {
 	}
 	n, _ := strconv.Atoi(p)
 	return int32(n)
-}
-
-func poll(t *testing.T, ctx context.Context, what string, cond func() bool) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return cond(), nil
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
 }

@@ -1,4 +1,4 @@
-package cluster_test
+package status_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestMemberOutageDeletesNothing stops member2's API server: Ready turns
@@ -22,10 +23,9 @@ import (
 // known status stay. Restarting the member brings Ready back and removes
 // the taint.
 func TestMemberOutageDeletesNothing(t *testing.T) {
-	startControllers(t)
-	before := waitReady(t, "member2", 2*time.Minute)
+	before := env.WaitClusterReady(t, "member2", harness.Timeout(2*time.Minute))
 	ctx := context.Background()
-	work := configMapWork(t, "karmada-es-member2", uniqueName("outage"))
+	work := configMapWork(t, "karmada-es-member2", harness.UniqueName("outage"))
 	if err := env.Client.Create(ctx, work); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestMemberOutageDeletesNothing(t *testing.T) {
 	})
 
 	var down *clusterv1alpha1.Cluster
-	eventually(t, time.Minute, "member2 Ready=False/ClusterNotReachable with the not-ready taint", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member2 Ready=False/ClusterNotReachable with the not-ready taint", func(ctx context.Context) (bool, error) {
 		c, err := getCluster(ctx, "member2")
 		if err != nil {
 			return false, err
@@ -56,7 +56,7 @@ func TestMemberOutageDeletesNothing(t *testing.T) {
 		t.Errorf("an unreachable member lost its last known status: version %q, %d API groups", down.Status.KubernetesVersion, len(down.Status.APIEnablements))
 	}
 	// Several status cycles and cluster reconciles while the member is down.
-	consistently(t, 3*statusFrequency, "nothing deleted while member2 is down", func(ctx context.Context) error {
+	harness.Consistently(t, "nothing deleted while member2 is down", 3*statusFrequency, func(ctx context.Context) error {
 		return nothingDeleted(ctx, work)
 	})
 
@@ -64,7 +64,7 @@ func TestMemberOutageDeletesNothing(t *testing.T) {
 		t.Fatalf("restart member2: %v", err)
 	}
 	restarted = true
-	waitReady(t, "member2", time.Minute)
+	env.WaitClusterReady(t, "member2")
 	if err := nothingDeleted(ctx, work); err != nil {
 		t.Fatal(err)
 	}

@@ -1,24 +1,19 @@
-package integration_test
+package execution_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"path"
-	"sort"
-	"strings"
+	"os"
 	"sync"
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -33,61 +28,33 @@ import (
 	"github.com/propel-mc/propel/pkg/status/bindingstatus"
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 	"github.com/propel-mc/propel/pkg/status/workstatus"
+	"github.com/propel-mc/propel/test/harness"
 )
 
-// writeLog records the mutating requests (events excluded) of one side:
-// the control plane or the members.
-type writeLog struct {
-	mu    sync.Mutex
-	lines []string
-}
+// The suite runs the execution controller with the status controllers
+// that carry what it applied back (work status, binding status, template
+// status) against one control plane with the default members: Works
+// applied to members, drift, Retain, conflict resolution, deletion,
+// member outages, the status flowing back through Works and bindings into
+// the template, and the number of API writes all of it costs.
+var env *harness.Env
 
-func (w *writeLog) add(line string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.lines = append(w.lines, line)
-}
-
-func (w *writeLog) len() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.lines)
-}
-
-// since returns the writes after the first n.
-func (w *writeLog) since(n int) []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.lines[n:]...)
-}
-
-type countingTransport struct {
-	next http.RoundTripper
-	log  *writeLog
-	host string
-}
-
-func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method != http.MethodGet && !isEvent(r.URL.Path) {
-		c.log.add(c.host + " " + r.Method + " " + r.URL.Path)
+func TestMain(m *testing.M) {
+	// PROPEL_TEST_LOG=1 shows the controllers' logs.
+	if os.Getenv("PROPEL_TEST_LOG") != "" {
+		ctrl.SetLogger(zap.New(zap.UseDevMode(true)))
+	} else {
+		ctrl.SetLogger(logr.Discard())
 	}
-	return c.next.RoundTrip(r)
-}
-
-func isEvent(p string) bool { return path.Base(p) == "events" || path.Base(path.Dir(p)) == "events" }
-
-func counted(cfg *rest.Config, log *writeLog, host string) *rest.Config {
-	cfg = rest.CopyConfig(cfg)
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return countingTransport{next: rt, log: log, host: host} })
-	return cfg
+	harness.Main(m, harness.Options{}, &env)
 }
 
 // countingClients hands out member clients whose requests are logged.
 type countingClients struct {
-	inner membercluster.ClientSource
-	log   *writeLog
-	mu    sync.Mutex
-	made  map[*membercluster.Member]*membercluster.Member
+	inner  membercluster.ClientSource
+	writes *harness.WriteCounter
+	mu     sync.Mutex
+	made   map[*membercluster.Member]*membercluster.Member
 }
 
 func (c *countingClients) ForCluster(ctx context.Context, cluster *clusterv1alpha1.Cluster) (*membercluster.Member, error) {
@@ -100,7 +67,7 @@ func (c *countingClients) ForCluster(ctx context.Context, cluster *clusterv1alph
 	if w := c.made[m]; w != nil {
 		return w, nil
 	}
-	cfg := counted(m.Config, c.log, m.Name)
+	cfg := c.writes.Count(m.Config, m.Name)
 	w := &membercluster.Member{Name: m.Name, Config: cfg, Kube: kubernetes.NewForConfigOrDie(cfg), Dynamic: dynamic.NewForConfigOrDie(cfg)}
 	c.made[m] = w
 	return w, nil
@@ -109,7 +76,7 @@ func (c *countingClients) ForCluster(ctx context.Context, cluster *clusterv1alph
 // controllers is one running manager with the execution and status
 // controllers.
 type controllers struct {
-	cpWrites, memberWrites *writeLog
+	cpWrites, memberWrites *harness.WriteCounter
 	informers              *membercluster.Informers
 	stop                   func()
 }
@@ -122,13 +89,13 @@ func fastRetries() workqueue.TypedRateLimiter[reconcile.Request] {
 // binding-status controllers and the native interpreter.
 func startControllers(t *testing.T) *controllers {
 	t.Helper()
-	c := &controllers{cpWrites: &writeLog{}, memberWrites: &writeLog{}}
-	cfg := counted(env.ControlPlane.Config, c.cpWrites, "karmada")
+	c := &controllers{cpWrites: &harness.WriteCounter{}, memberWrites: &harness.WriteCounter{}}
+	cfg := c.cpWrites.Count(env.ControlPlane.Config, "karmada")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clients := &countingClients{inner: membercluster.New(mgr.GetClient(), membercluster.Options{}), log: c.memberWrites,
+	clients := &countingClients{inner: membercluster.New(mgr.GetClient(), membercluster.Options{}), writes: c.memberWrites,
 		made: map[*membercluster.Member]*membercluster.Member{}}
 	informers := membercluster.NewInformers(membercluster.InformerOptions{})
 	c.informers = informers
@@ -164,62 +131,4 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// reconciles returns controller-runtime's count of finished reconciles of
-// controller with result ("success", "error", "requeue"...; "" for all).
-func reconciles(t *testing.T, controller, result string) float64 {
-	t.Helper()
-	families, err := metrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, f := range families {
-		if f.GetName() != "controller_runtime_reconcile_total" {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			if label(m, "controller") == controller && (result == "" || label(m, "result") == result) {
-				total += m.GetCounter().GetValue()
-			}
-		}
-	}
-	return total
-}
-
-func label(m *dto.Metric, name string) string {
-	for _, l := range m.GetLabel() {
-		if l.GetName() == name {
-			return l.GetValue()
-		}
-	}
-	return ""
-}
-
-// summarize counts writes by a short description, for the test log.
-func summarize(lines []string) string {
-	counts := map[string]int{}
-	for _, l := range lines {
-		counts[shorten(l)]++
-	}
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n  %3d  %s", counts[k], k)
-	}
-	return b.String()
-}
-
-func shorten(line string) string {
-	parts := strings.Fields(line)
-	if len(parts) != 3 {
-		return line
-	}
-	segs := strings.Split(strings.Trim(parts[2], "/"), "/")
-	return parts[0] + " " + parts[1] + " " + strings.Join(segs[max(0, len(segs)-4):], "/")
 }

@@ -1,4 +1,4 @@
-package cluster_test
+package status_test
 
 import (
 	"context"
@@ -16,16 +16,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestMembersReadyWithExecutionSpaces: every joined member gets its
 // labelled execution namespace, the finalizer, Ready=True with Karmada's
 // reason, its version and complete API enablements, and no taint.
 func TestMembersReadyWithExecutionSpaces(t *testing.T) {
-	startControllers(t)
-	for _, name := range memberNames() {
+	for _, name := range env.MemberNames() {
 		t.Run(name, func(t *testing.T) {
-			c := waitReady(t, name, 2*time.Minute)
+			c := env.WaitClusterReady(t, name, harness.Timeout(2*time.Minute))
 			ctx := context.Background()
 			ns := &corev1.Namespace{}
 			if err := env.Client.Get(ctx, client.ObjectKey{Name: "karmada-es-" + name}, ns); err != nil {
@@ -43,7 +43,7 @@ func TestMembersReadyWithExecutionSpaces(t *testing.T) {
 			if !strings.HasPrefix(c.Status.KubernetesVersion, "v1.") {
 				t.Errorf("kubernetesVersion %q", c.Status.KubernetesVersion)
 			}
-			eventually(t, 30*time.Second, "apps/v1 Deployment in apiEnablements", func(ctx context.Context) (bool, error) {
+			harness.Eventually(t, "apps/v1 Deployment in apiEnablements", func(ctx context.Context) (bool, error) {
 				c, err := getCluster(ctx, name)
 				if err != nil {
 					return false, err
@@ -77,8 +77,7 @@ func hasAPI(c *clusterv1alpha1.Cluster, gv, resource, kind string) bool {
 // kwok nodes, nodeSummary counts them, and the requests of a scheduled pod
 // and of an unschedulable pod show up as allocated and allocating.
 func TestMember1ResourceSummary(t *testing.T) {
-	startControllers(t)
-	waitReady(t, "member1", 2*time.Minute)
+	env.WaitClusterReady(t, "member1", harness.Timeout(2*time.Minute))
 	member, err := env.MemberClient("member1")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +94,7 @@ func TestMember1ResourceSummary(t *testing.T) {
 			want[k] = q
 		}
 	}
-	eventually(t, time.Minute, "member1 allocatable and node summary", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member1 allocatable and node summary", func(ctx context.Context) (bool, error) {
 		c, err := getCluster(ctx, "member1")
 		if err != nil || c.Status.ResourceSummary == nil || c.Status.NodeSummary == nil {
 			return false, err
@@ -110,7 +109,7 @@ func TestMember1ResourceSummary(t *testing.T) {
 	}
 
 	base := c.Status.ResourceSummary.DeepCopy()
-	ns := createNamespace(t, member, uniqueName("summary"))
+	ns := createNamespace(t, member, harness.UniqueName("summary"))
 	bound := podWithRequests(ns, "bound", "250m", "100Mi", nil)
 	pending := podWithRequests(ns, "pending", "1500m", "1Gi", map[string]string{"no-such-node": "true"})
 	waitServiceAccount(t, member, ns)
@@ -125,7 +124,7 @@ func TestMember1ResourceSummary(t *testing.T) {
 		for _, p := range []*corev1.Pod{bound, pending} {
 			_ = member.Delete(context.Background(), p, client.GracePeriodSeconds(0))
 		}
-		eventually(t, time.Minute, "deleted pods leave the summary", func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, "deleted pods leave the summary", func(ctx context.Context) (bool, error) {
 			c, err := getCluster(ctx, "member1")
 			if err != nil {
 				return false, err
@@ -134,7 +133,7 @@ func TestMember1ResourceSummary(t *testing.T) {
 			return grew(s.Allocated, base.Allocated, corev1.ResourcePods, "0") && grew(s.Allocating, base.Allocating, corev1.ResourcePods, "0"), nil
 		})
 	}()
-	eventually(t, time.Minute, "pod requests in allocated and allocating", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "pod requests in allocated and allocating", func(ctx context.Context) (bool, error) {
 		c, err := getCluster(ctx, "member1")
 		if err != nil {
 			return false, err
@@ -159,7 +158,7 @@ func createNamespace(t *testing.T, c client.Client, name string) string {
 // waitServiceAccount waits for the default ServiceAccount pod admission needs.
 func waitServiceAccount(t *testing.T, c client.Client, ns string) {
 	t.Helper()
-	eventually(t, time.Minute, "default ServiceAccount in "+ns, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "default ServiceAccount in "+ns, func(ctx context.Context) (bool, error) {
 		return c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "default"}, &corev1.ServiceAccount{}) == nil, nil
 	})
 }
@@ -187,21 +186,20 @@ func grew(list, base corev1.ResourceList, name corev1.ResourceName, delta string
 
 // TestIdleStatusCycleWritesNothing: once member1's status is settled, a
 // status cycle writes nothing to the control plane. Cluster writes are
-// counted; other controllers of the manager (execution) may still settle.
+// counted; the cluster controller in the same manager may still write.
 func TestIdleStatusCycleWritesNothing(t *testing.T) {
-	startControllers(t)
-	waitReady(t, "member1", 2*time.Minute)
+	env.WaitClusterReady(t, "member1", harness.Timeout(2*time.Minute))
 	ctx := context.Background()
 	req := ctrl.Request{NamespacedName: client.ObjectKey{Name: "member1"}}
 	// Let the status settle: a cycle that finds nothing to change.
-	eventually(t, time.Minute, "a status cycle without writes", func(ctx context.Context) (bool, error) {
-		before := clusterWrites.Load()
+	harness.Eventually(t, "a status cycle without writes", func(ctx context.Context) (bool, error) {
+		before := clusterWrites()
 		if _, err := statusControl.Reconcile(ctx, req); err != nil {
 			return false, err
 		}
-		return clusterWrites.Load() == before, nil
+		return clusterWrites() == before, nil
 	})
-	before, beforeAll := clusterWrites.Load(), writes.Load()
+	before, beforeAll := clusterWrites(), writes.Len()
 	for i := range 3 {
 		res, err := statusControl.Reconcile(ctx, req)
 		if err != nil {
@@ -211,8 +209,8 @@ func TestIdleStatusCycleWritesNothing(t *testing.T) {
 			t.Errorf("cycle %d requeues after %v, want %v", i, res.RequeueAfter, statusFrequency)
 		}
 	}
-	if got := clusterWrites.Load() - before; got != 0 {
+	if got := clusterWrites() - before; got != 0 {
 		t.Errorf("3 idle status cycles of member1 wrote %d times, want 0", got)
 	}
-	t.Logf("writes in 3 idle status cycles: %d to clusters, %d in total", clusterWrites.Load()-before, writes.Load()-beforeAll)
+	t.Logf("writes in 3 idle status cycles: %d to clusters, %d in total", clusterWrites()-before, writes.Len()-beforeAll)
 }

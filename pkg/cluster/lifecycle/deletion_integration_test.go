@@ -1,4 +1,4 @@
-package cluster_test
+package lifecycle_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestClusterDeletionCleansUpOnlyWhatKarmadaDoes registers a Push cluster
@@ -21,9 +22,8 @@ import (
 // then waits for the bindings that target it; the bindings and the
 // credentials Secret are never deleted.
 func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
-	startControllers(t)
 	ctx := context.Background()
-	name := uniqueName("gone")
+	name := harness.UniqueName("gone")
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "karmada-cluster", Name: name}}
 	if err := env.Client.Create(ctx, secret); err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
 	if err := env.Client.Create(ctx, cluster); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "Ready=False/StatusCollectionFailed with the not-ready taint", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "Ready=False/StatusCollectionFailed with the not-ready taint", func(ctx context.Context) (bool, error) {
 		c, err := getCluster(ctx, name)
 		if err != nil {
 			return false, err
@@ -62,11 +62,11 @@ func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
 	if err := env.Client.Delete(ctx, cluster); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "execution space removed", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "execution space removed", func(ctx context.Context) (bool, error) {
 		err := env.Client.Get(ctx, client.ObjectKey{Name: "karmada-es-" + name}, &corev1.Namespace{})
 		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
 	})
-	consistently(t, 2*time.Second, "cluster kept while a binding targets it", func(ctx context.Context) error {
+	harness.Consistently(t, "cluster kept while a binding targets it", 2*time.Second, func(ctx context.Context) error {
 		c, err := getCluster(ctx, name)
 		if err != nil {
 			return err
@@ -80,7 +80,7 @@ func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
 	if err := env.Client.Update(ctx, rb); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "cluster gone", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cluster gone", func(ctx context.Context) (bool, error) {
 		_, err := getCluster(ctx, name)
 		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
 	})
@@ -97,14 +97,13 @@ func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
 // and gets the unreachable taint; deleting it releases the Works no agent
 // will ever finalize, so its execution namespace and the cluster go away.
 func TestPullClusterMonitor(t *testing.T) {
-	startControllers(t)
 	ctx := context.Background()
-	name := uniqueName("pull")
+	name := harness.UniqueName("pull")
 	cluster := &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: clusterv1alpha1.ClusterSpec{SyncMode: clusterv1alpha1.Pull}}
 	if err := env.Client.Create(ctx, cluster); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "Ready=Unknown/ClusterStatusNeverUpdated with the unreachable taint", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "Ready=Unknown/ClusterStatusNeverUpdated with the unreachable taint", func(ctx context.Context) (bool, error) {
 		c, err := getCluster(ctx, name)
 		if err != nil {
 			return false, err
@@ -122,7 +121,7 @@ func TestPullClusterMonitor(t *testing.T) {
 	if err := env.Client.Delete(ctx, cluster); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "pull cluster and its execution space gone", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "pull cluster and its execution space gone", func(ctx context.Context) (bool, error) {
 		_, err := getCluster(ctx, name)
 		if !apierrors.IsNotFound(err) {
 			return false, client.IgnoreNotFound(err)

@@ -1,4 +1,4 @@
-package cluster_test
+package namespacesync_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // TestNamespaceSyncWorks: a namespace created in the control plane gets one
@@ -22,11 +23,10 @@ import (
 // skip-auto-propagation and the reserved ones get none; a deleted namespace
 // Work is written again.
 func TestNamespaceSyncWorks(t *testing.T) {
-	startControllers(t)
 	ctx := context.Background()
-	skipped := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: uniqueName("skipped"),
+	skipped := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: harness.UniqueName("skipped"),
 		Labels: map[string]string{"namespace.karmada.io/skip-auto-propagation": "True"}}}
-	synced := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: uniqueName("synced"), Labels: map[string]string{"team": "a"}}}
+	synced := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: harness.UniqueName("synced"), Labels: map[string]string{"team": "a"}}}
 	for _, ns := range []*corev1.Namespace{skipped, synced} {
 		if err := env.Client.Create(ctx, ns); err != nil {
 			t.Fatal(err)
@@ -34,9 +34,9 @@ func TestNamespaceSyncWorks(t *testing.T) {
 		t.Cleanup(func() { _ = env.Client.Delete(context.Background(), ns) })
 	}
 	workName := names.WorkName("Namespace", synced.Name, "")
-	for _, member := range memberNames() {
+	for _, member := range env.MemberNames() {
 		var work *workv1alpha1.Work
-		eventually(t, time.Minute, "namespace work in "+member, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, "namespace work in "+member, func(ctx context.Context) (bool, error) {
 			work = &workv1alpha1.Work{}
 			err := env.Client.Get(ctx, client.ObjectKey{Namespace: "karmada-es-" + member, Name: workName}, work)
 			return err == nil, client.IgnoreNotFound(err)
@@ -65,7 +65,7 @@ func TestNamespaceSyncWorks(t *testing.T) {
 	// the Work; the namespace sync controller writes it again. (member1
 	// runs a namespace controller, so its namespace really goes and comes
 	// back; TestNamespaceReachesMembers covers the member side.)
-	eventually(t, time.Minute, "deleted namespace work written again", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "deleted namespace work written again", func(ctx context.Context) (bool, error) {
 		fresh := &workv1alpha1.Work{}
 		err := env.Client.Get(ctx, client.ObjectKeyFromObject(w), fresh)
 		return err == nil && fresh.UID != w.UID && fresh.DeletionTimestamp.IsZero(), client.IgnoreNotFound(err)
@@ -76,16 +76,15 @@ func TestNamespaceSyncWorks(t *testing.T) {
 // controller, a control-plane namespace is created in every member as a
 // Karmada-managed object.
 func TestNamespaceReachesMembers(t *testing.T) {
-	startControllers(t)
-	for _, m := range memberNames() {
-		waitReady(t, m, 2*time.Minute)
+	for _, m := range env.MemberNames() {
+		env.WaitClusterReady(t, m, harness.Timeout(2*time.Minute))
 	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: uniqueName("everywhere")}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: harness.UniqueName("everywhere")}}
 	if err := env.Client.Create(context.Background(), ns); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = env.Client.Delete(context.Background(), ns) })
-	for _, m := range memberNames() {
+	for _, m := range env.MemberNames() {
 		waitMemberNamespace(t, m, ns.Name)
 	}
 }
@@ -96,7 +95,7 @@ func waitMemberNamespace(t *testing.T, member, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "namespace "+name+" in "+member, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "namespace "+name+" in "+member, func(ctx context.Context) (bool, error) {
 		ns := &corev1.Namespace{}
 		if err := c.Get(ctx, client.ObjectKey{Name: name}, ns); err != nil {
 			return false, client.IgnoreNotFound(err)

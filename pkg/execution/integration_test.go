@@ -1,13 +1,11 @@
-package integration_test
+package execution_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
 	"github.com/google/uuid"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -17,9 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -27,18 +23,6 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
-
-var env *harness.Env
-
-func TestMain(m *testing.M) {
-	// PROPEL_TEST_LOG=1 shows the controllers' logs.
-	if os.Getenv("PROPEL_TEST_LOG") != "" {
-		ctrl.SetLogger(zap.New(zap.UseDevMode(true)))
-	} else {
-		ctrl.SetLogger(logr.Discard())
-	}
-	harness.Main(m, harness.Options{}, &env)
-}
 
 const (
 	settle = 90 * time.Second
@@ -106,7 +90,7 @@ func TestExecutionAndStatus(t *testing.T) {
 func testApplied(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 	for cluster, mc := range map[string]client.Client{"member1": m1, "member2": m2} {
 		w := nginx.works[cluster]
-		eventually(t, cluster+" deployment", settle, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, cluster+" deployment", func(ctx context.Context) (bool, error) {
 			d, err := memberDeployment(ctx, mc, "nginx")
 			if err != nil {
 				return false, err
@@ -117,8 +101,8 @@ func testApplied(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 				a[names.WorkNamespaceAnnotation] == w.Namespace && a[names.WorkNameAnnotation] == w.Name &&
 				a[names.ResourceTemplateUIDAnnotation] == string(nginx.template.GetUID()) &&
 				strings.Contains(a[names.ManagedLabelsAnnotation], names.ManagedLabel), nil
-		})
-		eventually(t, cluster+" work applied", settle, func(ctx context.Context) (bool, error) {
+		}, harness.Timeout(settle))
+		harness.Eventually(t, cluster+" work applied", func(ctx context.Context) (bool, error) {
 			got, err := getWork(ctx, w)
 			if err != nil {
 				return false, err
@@ -127,7 +111,7 @@ func testApplied(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 			return applied != nil && applied.Status == metav1.ConditionTrue && applied.Reason == names.WorkAppliedSuccessfulReason &&
 				applied.Message == names.WorkAppliedSuccessfulMessage &&
 				dispatching != nil && dispatching.Status == metav1.ConditionTrue && dispatching.Reason == names.WorkDispatchingReason, nil
-		})
+		}, harness.Timeout(settle))
 	}
 	d, err := memberDeployment(context.Background(), m2, "nginx")
 	must(t, err)
@@ -137,7 +121,7 @@ func testApplied(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 }
 
 func testReflected(t *testing.T, nginx *nginxCase) {
-	eventually(t, "member1 work reflects 2 ready replicas", podsReady, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member1 work reflects 2 ready replicas", func(ctx context.Context) (bool, error) {
 		w, err := getWork(ctx, nginx.works["member1"])
 		if err != nil {
 			return false, err
@@ -147,21 +131,21 @@ func testReflected(t *testing.T, nginx *nginxCase) {
 		return ok && s["readyReplicas"] == float64(2) && s["resourceTemplateGeneration"] == float64(1) &&
 			health == workv1alpha1.ResourceHealthy && id[0].Identifier == workv1alpha1.ResourceIdentifier{
 			Ordinal: 0, Group: "apps", Version: "v1", Kind: "Deployment", Namespace: "default", Name: "nginx"}, nil
-	})
+	}, harness.Timeout(podsReady))
 	// member2 runs no controllers: its Deployment never reports replicas,
 	// so the reflection holds only the generations and it is unhealthy.
-	eventually(t, "member2 work reflects the bare object", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member2 work reflects the bare object", func(ctx context.Context) (bool, error) {
 		w, err := getWork(ctx, nginx.works["member2"])
 		if err != nil {
 			return false, err
 		}
 		s, health, ok := reflected(w)
 		return ok && s["generation"] == float64(1) && s["readyReplicas"] == nil && health == workv1alpha1.ResourceUnhealthy, nil
-	})
+	}, harness.Timeout(settle))
 }
 
 func testAggregated(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
-	eventually(t, "binding aggregated status", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding aggregated status", func(ctx context.Context) (bool, error) {
 		rb := &workv1alpha2.ResourceBinding{}
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(nginx.binding), rb); err != nil {
 			return false, err
@@ -174,9 +158,9 @@ func testAggregated(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 			full != nil && full.Status == metav1.ConditionTrue && full.Reason == names.FullyAppliedSuccessReason &&
 			full.Message == names.FullyAppliedSuccessMessage &&
 			meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.Scheduled), nil
-	})
+	}, harness.Timeout(settle))
 	// The template shows the sum of what really runs in the members.
-	eventually(t, "template status is the members' sum", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "template status is the members' sum", func(ctx context.Context) (bool, error) {
 		var want appsv1.DeploymentStatus
 		for _, mc := range []client.Client{m1, m2} {
 			d, err := memberDeployment(ctx, mc, "nginx")
@@ -196,18 +180,18 @@ func testAggregated(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 		// does not advance.
 		return want.ReadyReplicas == 2 && s.ReadyReplicas == want.ReadyReplicas && s.Replicas == want.Replicas &&
 			s.AvailableReplicas == want.AvailableReplicas && s.ObservedGeneration == 0, nil
-	})
+	}, harness.Timeout(settle))
 }
 
 func testFirstSyncWrites(t *testing.T, c *controllers) {
 	quiet(t, c, 3*time.Second)
-	cp, members := c.cpWrites.since(0), c.memberWrites.since(0)
-	t.Logf("first sync: %d control-plane writes:%s", len(cp), summarize(cp))
-	t.Logf("first sync: %d member writes:%s", len(members), summarize(members))
-	count := func(lines []string, substr string) int {
+	cp, members := c.cpWrites.Since(0), c.memberWrites.Since(0)
+	t.Logf("first sync: %d control-plane writes:%s", len(cp), harness.Summarize(cp))
+	t.Logf("first sync: %d member writes:%s", len(members), harness.Summarize(members))
+	count := func(writes []harness.Write, substr string) int {
 		n := 0
-		for _, l := range lines {
-			if strings.Contains(l, substr) {
+		for _, w := range writes {
+			if strings.Contains(w.String(), substr) {
 				n++
 			}
 		}
@@ -237,7 +221,7 @@ func testFirstSyncWrites(t *testing.T, c *controllers) {
 // controllers make until the template shows the aggregated status.
 func testThreeClusterWrites(t *testing.T, c *controllers, m1 client.Client) {
 	ctx := context.Background()
-	cpBefore, mBefore := c.cpWrites.len(), c.memberWrites.len()
+	cpBefore, mBefore := c.cpWrites.Len(), c.memberWrites.Len()
 	tmpl := createTemplate(t, nginxDeployment("web", nil))
 	rbID := uuid.NewString()
 	clusters := []workv1alpha2.TargetCluster{{Name: "member1", Replicas: 1}, {Name: "member2", Replicas: 1}, {Name: "member3", Replicas: 1}}
@@ -246,7 +230,7 @@ func testThreeClusterWrites(t *testing.T, c *controllers, m1 client.Client) {
 		w := buildWork(t, workSpec{cluster: tc.Name, template: tmpl, bindingID: rbID, bindingName: rb.Name, mutate: setReplicas(1)})
 		must(t, env.Client.Create(ctx, w))
 	}
-	eventually(t, "web fully applied and ready in member1", podsReady, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "web fully applied and ready in member1", func(ctx context.Context) (bool, error) {
 		b := &workv1alpha2.ResourceBinding{}
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(rb), b); err != nil {
 			return false, err
@@ -257,12 +241,12 @@ func testThreeClusterWrites(t *testing.T, c *controllers, m1 client.Client) {
 		}
 		return meta.IsStatusConditionTrue(b.Status.Conditions, workv1alpha2.FullyApplied) && len(b.Status.AggregatedStatus) == 3 &&
 			d.Status.ReadyReplicas == 1 && d.Status.AvailableReplicas == 1, nil
-	})
+	}, harness.Timeout(podsReady))
 	// Let trailing updates (delayed reconciles) land before counting.
 	quiet(t, c, 3*time.Second)
-	cp, members := c.cpWrites.since(cpBefore), c.memberWrites.since(mBefore)
-	t.Logf("three clusters: %d control-plane writes:%s", len(cp), summarize(cp))
-	t.Logf("three clusters: %d member writes:%s", len(members), summarize(members))
+	cp, members := c.cpWrites.Since(cpBefore), c.memberWrites.Since(mBefore)
+	t.Logf("three clusters: %d control-plane writes:%s", len(cp), harness.Summarize(cp))
+	t.Logf("three clusters: %d member writes:%s", len(members), harness.Summarize(members))
 	if len(members) != 3 {
 		t.Errorf("member writes %d, want 3 creates", len(members))
 	}
@@ -281,13 +265,13 @@ func testThreeClusterWrites(t *testing.T, c *controllers, m1 client.Client) {
 // quiet waits until neither side has written for d.
 func quiet(t *testing.T, c *controllers, d time.Duration) {
 	t.Helper()
-	last, since := c.cpWrites.len()+c.memberWrites.len(), time.Now()
-	eventually(t, "writes settle", settle, func(context.Context) (bool, error) {
-		if n := c.cpWrites.len() + c.memberWrites.len(); n != last {
+	last, since := c.cpWrites.Len()+c.memberWrites.Len(), time.Now()
+	harness.Eventually(t, "writes settle", func(context.Context) (bool, error) {
+		if n := c.cpWrites.Len() + c.memberWrites.Len(); n != last {
 			last, since = n, time.Now()
 		}
 		return time.Since(since) >= d, nil
-	})
+	}, harness.Timeout(settle))
 }
 
 // testRestartWritesNothing replaces the manager by a fresh one (cold
@@ -296,36 +280,36 @@ func quiet(t *testing.T, c *controllers, d time.Duration) {
 func testRestartWritesNothing(t *testing.T, old *controllers, nginx *nginxCase, m1 client.Client) *controllers {
 	// A member change that does not matter (a label Propel does not manage)
 	// re-queues the Work; the reconcile finds nothing to do.
-	before, cpBefore, mBefore := reconciles(t, names.ExecutionControllerName, ""), old.cpWrites.len(), old.memberWrites.len()
+	before, cpBefore, mBefore := harness.Reconciles(t, names.ExecutionControllerName, ""), old.cpWrites.Len(), old.memberWrites.Len()
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "nginx"}}
 	mutate(t, m1, d, func() { d.Labels["team"] = "blue" })
-	eventually(t, "execution reconciles after a member label change", settle, func(context.Context) (bool, error) {
-		return reconciles(t, names.ExecutionControllerName, "") > before, nil
-	})
-	if cp, m := old.cpWrites.since(cpBefore), old.memberWrites.since(mBefore); len(m) != 0 || hasWorkSpecWrite(cp) {
-		t.Errorf("an unmanaged label change caused writes: control plane%s\nmembers%s", summarize(cp), summarize(m))
+	harness.Eventually(t, "execution reconciles after a member label change", func(context.Context) (bool, error) {
+		return harness.Reconciles(t, names.ExecutionControllerName, "") > before, nil
+	}, harness.Timeout(settle))
+	if cp, m := old.cpWrites.Since(cpBefore), old.memberWrites.Since(mBefore); len(m) != 0 || hasWorkSpecWrite(cp) {
+		t.Errorf("an unmanaged label change caused writes: control plane%s\nmembers%s", harness.Summarize(cp), harness.Summarize(m))
 	}
 
 	old.stop()
-	before = reconciles(t, names.ExecutionControllerName, "success")
-	beforeStatus := reconciles(t, names.WorkStatusControllerName, "success")
-	beforeRB := reconciles(t, names.ResourceBindingStatusControllerName, "success")
+	before = harness.Reconciles(t, names.ExecutionControllerName, "success")
+	beforeStatus := harness.Reconciles(t, names.WorkStatusControllerName, "success")
+	beforeRB := harness.Reconciles(t, names.ResourceBindingStatusControllerName, "success")
 	fresh := startControllers(t)
-	eventually(t, "fresh controllers reconcile the works and the binding", settle, func(context.Context) (bool, error) {
-		return reconciles(t, names.ExecutionControllerName, "success") >= before+2 &&
-			reconciles(t, names.WorkStatusControllerName, "success") >= beforeStatus+2 &&
-			reconciles(t, names.ResourceBindingStatusControllerName, "success") >= beforeRB+1, nil
-	})
+	harness.Eventually(t, "fresh controllers reconcile the works and the binding", func(context.Context) (bool, error) {
+		return harness.Reconciles(t, names.ExecutionControllerName, "success") >= before+2 &&
+			harness.Reconciles(t, names.WorkStatusControllerName, "success") >= beforeStatus+2 &&
+			harness.Reconciles(t, names.ResourceBindingStatusControllerName, "success") >= beforeRB+1, nil
+	}, harness.Timeout(settle))
 	// Member1's pods are settled: nothing the fresh manager sees differs.
-	if cp, m := fresh.cpWrites.since(0), fresh.memberWrites.since(0); len(cp)+len(m) != 0 {
-		t.Errorf("a fresh manager wrote for unchanged objects: control plane%s\nmembers%s", summarize(cp), summarize(m))
+	if cp, m := fresh.cpWrites.Since(0), fresh.memberWrites.Since(0); len(cp)+len(m) != 0 {
+		t.Errorf("a fresh manager wrote for unchanged objects: control plane%s\nmembers%s", harness.Summarize(cp), harness.Summarize(m))
 	}
 	return fresh
 }
 
-func hasWorkSpecWrite(lines []string) bool {
-	for _, l := range lines {
-		if strings.Contains(l, "/works/") || strings.Contains(l, "/resourcebindings/") || strings.Contains(l, "/deployments/") {
+func hasWorkSpecWrite(writes []harness.Write) bool {
+	for _, w := range writes {
+		if l := w.Path; strings.Contains(l, "/works/") || strings.Contains(l, "/resourcebindings/") || strings.Contains(l, "/deployments/") {
 			return true
 		}
 	}
@@ -339,17 +323,17 @@ func testDrift(t *testing.T, m1 client.Client) {
 		d.Spec.Template.Spec.Containers[0].Image = "nginx:drifted"
 		d.Spec.Replicas = ptr.To[int32](5)
 	})
-	eventually(t, "drift reverted", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "drift reverted", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m1, "nginx")
 		return err == nil && d.Spec.Template.Spec.Containers[0].Image == "nginx" && *d.Spec.Replicas == 2 &&
 			d.Labels["team"] == "blue", err
-	})
+	}, harness.Timeout(settle))
 	// Deleting the member object recreates it.
 	must(t, m1.Delete(ctx, d))
-	eventually(t, "deleted object recreated", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "deleted object recreated", func(ctx context.Context) (bool, error) {
 		got, err := memberDeployment(ctx, m1, "nginx")
 		return err == nil && got.UID != d.UID, nil
-	})
+	}, harness.Timeout(settle))
 }
 
 // testRetain: a Deployment labelled retain-replicas keeps the member's
@@ -360,19 +344,19 @@ func testRetain(t *testing.T, m1, m2 client.Client) {
 	tmpl := createTemplate(t, nginxDeployment("scaled", map[string]string{names.RetainReplicasLabel: names.TrueValue}))
 	w := buildWork(t, workSpec{cluster: "member1", template: tmpl, bindingID: uuid.NewString(), bindingName: "scaled-deployment", mutate: setReplicas(1)})
 	must(t, env.Client.Create(ctx, w))
-	eventually(t, "scaled applied", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "scaled applied", func(ctx context.Context) (bool, error) {
 		_, err := memberDeployment(ctx, m1, "scaled")
 		return err == nil, nil
-	})
+	}, harness.Timeout(settle))
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "scaled"}}
 	mutate(t, m1, d, func() {
 		d.Spec.Replicas = ptr.To[int32](4) // as a member HPA would
 		d.Spec.Template.Spec.Containers[0].Image = "nginx:drifted"
 	})
-	eventually(t, "image reverted, replicas kept", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "image reverted, replicas kept", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m1, "scaled")
 		return err == nil && d.Spec.Template.Spec.Containers[0].Image == "nginx", err
-	})
+	}, harness.Timeout(settle))
 	d, err := memberDeployment(ctx, m1, "scaled")
 	must(t, err)
 	if *d.Spec.Replicas != 4 {
@@ -386,23 +370,23 @@ func testRetain(t *testing.T, m1, m2 client.Client) {
 	sw := buildWork(t, workSpec{cluster: "member2", template: svc, bindingID: uuid.NewString(), bindingName: "web-service"})
 	must(t, env.Client.Create(ctx, sw))
 	got := &corev1.Service{}
-	eventually(t, "service applied", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "service applied", func(ctx context.Context) (bool, error) {
 		return m2.Get(ctx, client.ObjectKey{Namespace: "default", Name: "web"}, got) == nil && got.Spec.ClusterIP != "", nil
-	})
+	}, harness.Timeout(settle))
 	if got.Spec.ClusterIP == svc.Object["spec"].(map[string]interface{})["clusterIP"] {
 		t.Logf("member allocated the control plane's clusterIP %s by chance", got.Spec.ClusterIP)
 	}
 	ip := got.Spec.ClusterIP
 	mutate(t, m2, got, func() { got.Spec.Ports[0].Port = 8080 })
-	eventually(t, "service drift reverted with the member's clusterIP", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "service drift reverted with the member's clusterIP", func(ctx context.Context) (bool, error) {
 		s := &corev1.Service{}
 		err := m2.Get(ctx, client.ObjectKey{Namespace: "default", Name: "web"}, s)
 		return err == nil && s.Spec.Ports[0].Port == 80 && s.Spec.ClusterIP == ip, err
-	})
-	eventually(t, "service work applied", settle, func(ctx context.Context) (bool, error) {
+	}, harness.Timeout(settle))
+	harness.Eventually(t, "service work applied", func(ctx context.Context) (bool, error) {
 		w, err := getWork(ctx, sw)
 		return err == nil && meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied), err
-	})
+	}, harness.Timeout(settle))
 }
 
 // testConflict: an existing object Propel does not manage is refused with
@@ -417,14 +401,14 @@ func testConflict(t *testing.T, m2 client.Client) {
 	must(t, env.Client.Create(ctx, w))
 	want := "Failed to apply all manifests (0/1): resource(kind=Deployment, default/existing) already exists in the cluster member2 " +
 		"and the work.karmada.io/conflict-resolution strategy value is empty, Karmada will not manage this resource"
-	eventually(t, "abort refuses", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "abort refuses", func(ctx context.Context) (bool, error) {
 		got, err := getWork(ctx, w)
 		if err != nil {
 			return false, err
 		}
 		c := condition(got, workv1alpha1.WorkApplied)
 		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == names.WorkAppliedFailedReason && c.Message == want, nil
-	})
+	}, harness.Timeout(settle))
 	d, err := memberDeployment(ctx, m2, "existing")
 	must(t, err)
 	if d.Spec.Template.Spec.Containers[0].Image != "busybox" || d.Labels[names.ManagedLabel] != "" {
@@ -438,10 +422,10 @@ func testConflict(t *testing.T, m2 client.Client) {
 		got.Spec = overwrite.Spec
 		got.Annotations[names.ConflictResolutionAnnotation] = names.ConflictResolutionOverwrite
 	})
-	eventually(t, "overwrite takes over", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "overwrite takes over", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m2, "existing")
 		return err == nil && d.Spec.Template.Spec.Containers[0].Image == "nginx" && d.Labels[names.ManagedLabel] == names.TrueValue, err
-	})
+	}, harness.Timeout(settle))
 
 	// A Work over an unmanaged object goes away without deleting it.
 	bystander := nginxDeployment("bystander", nil)
@@ -449,15 +433,15 @@ func testConflict(t *testing.T, m2 client.Client) {
 	btmpl := createTemplate(t, nginxDeployment("bystander", nil))
 	bw := buildWork(t, workSpec{cluster: "member2", template: btmpl, bindingID: uuid.NewString(), bindingName: "bystander-deployment"})
 	must(t, env.Client.Create(ctx, bw))
-	eventually(t, "bystander refused", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "bystander refused", func(ctx context.Context) (bool, error) {
 		got, err := getWork(ctx, bw)
 		return err == nil && condition(got, workv1alpha1.WorkApplied) != nil, err
-	})
+	}, harness.Timeout(settle))
 	must(t, env.Client.Delete(ctx, bw))
-	eventually(t, "bystander work released", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "bystander work released", func(ctx context.Context) (bool, error) {
 		_, err := getWork(ctx, bw)
 		return apierrors.IsNotFound(err), nil
-	})
+	}, harness.Timeout(settle))
 	if _, err := memberDeployment(ctx, m2, "bystander"); err != nil {
 		t.Fatalf("unmanaged object deleted with its Work: %v", err)
 	}
@@ -466,51 +450,51 @@ func testConflict(t *testing.T, m2 client.Client) {
 func testSuspend(t *testing.T, nginx *nginxCase, m1 client.Client) {
 	w := nginx.works["member1"].DeepCopy()
 	mutate(t, env.Client, w, func() { w.Spec.SuspendDispatching = ptr.To(true) })
-	eventually(t, "dispatching suspended", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "dispatching suspended", func(ctx context.Context) (bool, error) {
 		got, err := getWork(ctx, w)
 		c := condition(got, workv1alpha1.WorkDispatching)
 		return err == nil && c != nil && c.Status == metav1.ConditionFalse && c.Reason == names.WorkSuspendDispatchingReason &&
 			c.Message == names.WorkSuspendDispatchingMessage, err
-	})
+	}, harness.Timeout(settle))
 	changed := buildWork(t, workSpec{cluster: "member1", template: nginx.template, bindingID: nginx.binding.Labels[names.ResourceBindingPermanentIDLabel],
 		bindingName: nginx.binding.Name, mutate: setReplicas(3)})
 	mutate(t, env.Client, w, func() {
 		w.Spec.Workload = changed.Spec.Workload
 		w.Spec.SuspendDispatching = ptr.To(false)
 	})
-	eventually(t, "dispatching resumed with the new spec", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "dispatching resumed with the new spec", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m1, "nginx")
 		got, werr := getWork(ctx, w)
 		return err == nil && werr == nil && *d.Spec.Replicas == 3 &&
 			meta.IsStatusConditionTrue(got.Status.Conditions, workv1alpha1.WorkDispatching), nil
-	})
+	}, harness.Timeout(settle))
 }
 
 func testDeletion(t *testing.T, m1 client.Client) {
 	ctx := context.Background()
 	w := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Namespace: names.ExecutionSpace("member1"), Name: names.WorkName("Deployment", "scaled", "default")}}
 	must(t, env.Client.Delete(ctx, w))
-	eventually(t, "member object and work deleted", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member object and work deleted", func(ctx context.Context) (bool, error) {
 		_, err := memberDeployment(ctx, m1, "scaled")
 		_, werr := getWork(ctx, w)
 		return apierrors.IsNotFound(err) && apierrors.IsNotFound(werr), nil
-	})
+	}, harness.Timeout(settle))
 
 	// preserveResourcesOnDeletion keeps the object, without Propel's keys.
 	tmpl := createTemplate(t, nginxDeployment("kept", nil))
 	kw := buildWork(t, workSpec{cluster: "member1", template: tmpl, bindingID: uuid.NewString(), bindingName: "kept-deployment", preserve: true})
 	must(t, env.Client.Create(ctx, kw))
-	eventually(t, "kept applied", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "kept applied", func(ctx context.Context) (bool, error) {
 		_, err := memberDeployment(ctx, m1, "kept")
 		return err == nil, nil
-	})
+	}, harness.Timeout(settle))
 	must(t, env.Client.Delete(ctx, kw))
-	eventually(t, "kept released", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "kept released", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m1, "kept")
 		_, werr := getWork(ctx, kw)
 		return err == nil && apierrors.IsNotFound(werr) && d.Labels[names.ManagedLabel] == "" &&
 			d.Annotations[names.WorkNameAnnotation] == "" && d.Labels["app"] == "kept", nil
-	})
+	}, harness.Timeout(settle))
 }
 
 // testOutage stops member2's API server: a changed Work and a deleted Work
@@ -535,10 +519,10 @@ func testOutage(t *testing.T, nginx *nginxCase, m2 client.Client) {
 	existing := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Namespace: names.ExecutionSpace("member2"), Name: names.WorkName("Deployment", "existing", "default")}}
 	must(t, env.Client.Delete(ctx, existing))
 
-	errorsBefore := reconciles(t, names.ExecutionControllerName, "error")
-	eventually(t, "syncs fail while member2 is down", settle, func(context.Context) (bool, error) {
-		return reconciles(t, names.ExecutionControllerName, "error") >= errorsBefore+4, nil
-	})
+	errorsBefore := harness.Reconciles(t, names.ExecutionControllerName, "error")
+	harness.Eventually(t, "syncs fail while member2 is down", func(context.Context) (bool, error) {
+		return harness.Reconciles(t, names.ExecutionControllerName, "error") >= errorsBefore+4, nil
+	}, harness.Timeout(settle))
 	w, err = getWork(ctx, w)
 	must(t, err)
 	if c := condition(w, workv1alpha1.WorkApplied); c == nil || *c != applied {
@@ -551,12 +535,12 @@ func testOutage(t *testing.T, nginx *nginxCase, m2 client.Client) {
 
 	must(t, member2.APIServer.Start(ctx))
 	restarted = true
-	eventually(t, "member2 catches up", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "member2 catches up", func(ctx context.Context) (bool, error) {
 		d, err := memberDeployment(ctx, m2, "nginx")
 		_, eerr := memberDeployment(ctx, m2, "existing")
 		_, werr := getWork(ctx, existing)
 		return err == nil && *d.Spec.Replicas == 4 && apierrors.IsNotFound(eerr) && apierrors.IsNotFound(werr), nil
-	})
+	}, harness.Timeout(settle))
 	for _, name := range []string{"bystander"} {
 		if _, err := memberDeployment(ctx, m2, name); err != nil {
 			t.Errorf("%s lost after the outage: %v", name, err)
@@ -587,7 +571,7 @@ func testClusterScoped(t *testing.T, m3 client.Client) {
 	must(t, env.Client.Status().Update(ctx, crb))
 	w := buildWork(t, workSpec{cluster: "member3", template: tmpl, bindingID: id, bindingName: crb.Name, clusterBinding: true})
 	must(t, env.Client.Create(ctx, w))
-	eventually(t, "cluster role applied and aggregated", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cluster role applied and aggregated", func(ctx context.Context) (bool, error) {
 		role := &rbacv1.ClusterRole{}
 		if err := m3.Get(ctx, client.ObjectKey{Name: "propel-reader"}, role); err != nil {
 			return false, err
@@ -600,12 +584,12 @@ func testClusterScoped(t *testing.T, m3 client.Client) {
 		return role.Labels[names.ManagedLabel] == names.TrueValue && len(items) == 1 && items[0].ClusterName == "member3" &&
 			items[0].Applied && items[0].Health == workv1alpha2.ResourceHealthy &&
 			meta.IsStatusConditionTrue(got.Status.Conditions, workv1alpha2.FullyApplied), nil
-	})
+	}, harness.Timeout(settle))
 	must(t, env.Client.Delete(ctx, w))
-	eventually(t, "cluster role deleted with its work", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "cluster role deleted with its work", func(ctx context.Context) (bool, error) {
 		err := m3.Get(ctx, client.ObjectKey{Name: "propel-reader"}, &rbacv1.ClusterRole{})
 		return apierrors.IsNotFound(err), nil
-	})
+	}, harness.Timeout(settle))
 }
 
 func setClusterReady(t *testing.T, name string, status metav1.ConditionStatus) {
@@ -626,11 +610,11 @@ func testClusterLifecycle(t *testing.T, c *controllers, m3 client.Client) {
 	setClusterReady(t, "member3", metav1.ConditionFalse)
 	tmpl := createTemplate(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "gated"}, Data: map[string]string{"k": "v"}})
 	w := buildWork(t, workSpec{cluster: "member3", template: tmpl, bindingID: uuid.NewString(), bindingName: "gated-configmap"})
-	errorsBefore := reconciles(t, names.ExecutionControllerName, "error")
+	errorsBefore := harness.Reconciles(t, names.ExecutionControllerName, "error")
 	must(t, env.Client.Create(ctx, w))
-	eventually(t, "sync refused while member3 is not ready", settle, func(context.Context) (bool, error) {
-		return reconciles(t, names.ExecutionControllerName, "error") > errorsBefore, nil
-	})
+	harness.Eventually(t, "sync refused while member3 is not ready", func(context.Context) (bool, error) {
+		return harness.Reconciles(t, names.ExecutionControllerName, "error") > errorsBefore, nil
+	}, harness.Timeout(settle))
 	got, err := getWork(ctx, w)
 	must(t, err)
 	if len(got.Status.Conditions) != 0 {
@@ -640,21 +624,21 @@ func testClusterLifecycle(t *testing.T, c *controllers, m3 client.Client) {
 		t.Fatalf("applied to a cluster that is not ready: %v", err)
 	}
 	setClusterReady(t, "member3", metav1.ConditionTrue)
-	eventually(t, "applied once member3 is ready", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "applied once member3 is ready", func(ctx context.Context) (bool, error) {
 		got, err := getWork(ctx, w)
 		return err == nil && meta.IsStatusConditionTrue(got.Status.Conditions, workv1alpha1.WorkApplied) &&
 			m3.Get(ctx, client.ObjectKey{Namespace: "default", Name: "gated"}, &corev1.ConfigMap{}) == nil, nil
-	})
+	}, harness.Timeout(settle))
 
 	must(t, env.Client.Delete(ctx, &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "member3"}}))
-	eventually(t, "member3 informers stopped", settle, func(context.Context) (bool, error) {
+	harness.Eventually(t, "member3 informers stopped", func(context.Context) (bool, error) {
 		return c.informers.Lookup("member3") == nil, nil
-	})
+	}, harness.Timeout(settle))
 	must(t, env.Client.Delete(ctx, w))
-	eventually(t, "work of a removed cluster released", settle, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "work of a removed cluster released", func(ctx context.Context) (bool, error) {
 		_, err := getWork(ctx, w)
 		return apierrors.IsNotFound(err), nil
-	})
+	}, harness.Timeout(settle))
 	if err := m3.Get(ctx, client.ObjectKey{Namespace: "default", Name: "gated"}, &corev1.ConfigMap{}); err != nil {
 		t.Errorf("object of a removed cluster touched: %v", err)
 	}

@@ -1,4 +1,4 @@
-package integration_test
+package execution_test
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	appsv1 "k8s.io/api/apps/v1"
@@ -26,14 +25,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-	"github.com/propel-mc/propel/test/harness"
 )
-
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, what string, timeout time.Duration, cond func(ctx context.Context) (bool, error)) {
-	t.Helper()
-	harness.Eventually(t, what, timeout, cond)
-}
 
 func memberClient(t *testing.T, name string) client.Client {
 	t.Helper()

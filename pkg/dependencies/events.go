@@ -1,0 +1,21 @@
+package dependencies
+
+// Event reasons the dependencies distributor records (Karmada's strings).
+const (
+	// EventReasonGetDependenciesSucceed is recorded on a binding whose
+	// template's dependencies were interpreted.
+	EventReasonGetDependenciesSucceed = "GetDependenciesSucceed"
+	// EventReasonGetDependenciesFailed is recorded on a binding whose
+	// template's dependencies could not be interpreted.
+	EventReasonGetDependenciesFailed = "GetDependenciesFailed"
+	// EventReasonSyncScheduleResultToDependenciesSucceed is recorded on a
+	// binding once its dependencies carry its schedule result.
+	EventReasonSyncScheduleResultToDependenciesSucceed = "SyncScheduleResultToDependenciesSucceed"
+	// EventReasonSyncScheduleResultToDependenciesFailed is recorded on a
+	// binding when a dependency's attached binding could not be written.
+	EventReasonSyncScheduleResultToDependenciesFailed = "SyncScheduleResultToDependenciesFailed"
+	// EventReasonDependencyPolicyConflict is recorded on an attached
+	// binding whose referrers disagree on conflictResolution or
+	// preserveResourcesOnDeletion (Propel's; Karmada logs it).
+	EventReasonDependencyPolicyConflict = "DependencyPolicyConflict"
+)
