@@ -26,6 +26,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/templatecontroller"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/test/harness"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
@@ -195,10 +196,10 @@ func TestInterpreterWebhookOutage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "the failing webhook is retried", func(context.Context) (bool, error) {
+	harness.Eventually(t, "the failing webhook is retried", func(context.Context) (bool, error) {
 		return outage.failures.Load() >= 3, nil
 	})
-	eventually(t, "ApplyPolicyFailed event on the template", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "ApplyPolicyFailed event on the template", func(ctx context.Context) (bool, error) {
 		events := &corev1.EventList{}
 		if err := cl.List(ctx, events, client.InNamespace("default")); err != nil {
 			return false, err
@@ -224,7 +225,7 @@ func TestInterpreterWebhookOutage(t *testing.T) {
 	}
 
 	outage.healthy.Store(true)
-	eventually(t, "binding with the webhook's replicas once it answers again", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding with the webhook's replicas once it answers again", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", names.BindingName("StatefulSet", "outage"))
 		return err == nil && rb.Spec.Replicas == outageReplicas, nil
 	})
@@ -256,7 +257,7 @@ func TestPanickingReconcileIsRetried(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "binding of the template whose first reconcile panicked", func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "binding of the template whose first reconcile panicked", func(ctx context.Context) (bool, error) {
 		rb, err := getRB(ctx, "default", names.BindingName("Deployment", "panic-once"))
 		return err == nil && rb.Spec.Replicas == 3, nil
 	})
