@@ -194,7 +194,7 @@ func RESTConfig(cluster *clusterv1alpha1.Cluster, secret *corev1.Secret) (*rest.
 			header := http.Header{}
 			for k, v := range cluster.Spec.ProxyHeader {
 				for _, part := range strings.Split(v, ",") {
-					header.Add(http.CanonicalHeaderKey(k), strings.TrimSpace(part))
+					header.Add(k, strings.TrimSpace(part))
 				}
 			}
 			cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
