@@ -1,7 +1,7 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down demo test generate testbin vet bench
+.PHONY: up down demo test generate testbin vet bench lint
 generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@echo "generate: deepcopy and CRDs (controller-gen)"
 	@hack/generate.sh
@@ -29,6 +29,19 @@ testbin: ## Build the real Kubernetes test binaries into ~/.cache/propel/testbin
 
 vet:
 	go vet ./...
+
+# staticcheck, pinned, installed from the Go module proxy into bin/tools.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/tools/staticcheck-$(STATICCHECK_VERSION)
+
+$(STATICCHECK):
+	@mkdir -p bin/tools
+	@echo "lint: installing staticcheck $(STATICCHECK_VERSION)"
+	GOBIN=$(CURDIR)/bin/tools go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@mv bin/tools/staticcheck $(STATICCHECK)
+
+lint: $(STATICCHECK) ## Run staticcheck (pinned version) on every package.
+	$(STATICCHECK) ./...
 
 test: testbin vet ## Build test binaries when missing, then run every test.
 	@echo "test: running go test ./..."

@@ -26,8 +26,18 @@ type Options struct {
 	RenewDeadline                time.Duration
 	RetryPeriod                  time.Duration
 
-	MetricsBindAddress     string
+	MetricsBindAddress string
+	// MetricsSecure serves metrics over HTTPS behind authentication and
+	// authorization (TokenReview and SubjectAccessReview against the
+	// control plane); false keeps Karmada's plain HTTP.
+	MetricsSecure bool
+	// MetricsCertDir holds tls.crt and tls.key for secure metrics; empty
+	// means a self-signed certificate generated at start.
+	MetricsCertDir         string
 	HealthProbeBindAddress string
+	// AllowHTTPMemberEndpoints lets Clusters with an http:// apiEndpoint and
+	// insecureSkipTLSVerification be reached (see membercluster.CheckEndpoint).
+	AllowHTTPMemberEndpoints bool
 	// EnablePprof serves net/http/pprof on ProfilingBindAddress (Karmada's
 	// --enable-pprof, --profiling-bind-address).
 	EnablePprof          bool
@@ -70,6 +80,7 @@ func NewOptions() *Options {
 		RenewDeadline:                 10 * time.Second,
 		RetryPeriod:                   2 * time.Second,
 		MetricsBindAddress:            ":8080",
+		MetricsSecure:                 true,
 		HealthProbeBindAddress:        ":10357",
 		ProfilingBindAddress:          ":6060",
 		KubeAPIQPS:                    40,
@@ -102,6 +113,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", o.RenewDeadline, "Leader election renew deadline.")
 	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "Leader election retry period.")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "Prometheus metrics address; '0' disables.")
+	fs.BoolVar(&o.MetricsSecure, "metrics-secure", o.MetricsSecure, "Serve metrics over HTTPS to callers the control plane authenticates and authorizes (get on the non-resource URL /metrics); false serves plain HTTP to anyone, as Karmada does.")
+	fs.StringVar(&o.MetricsCertDir, "metrics-cert-dir", o.MetricsCertDir, "Directory with tls.crt and tls.key for --metrics-secure; empty generates a self-signed certificate.")
+	fs.BoolVar(&o.AllowHTTPMemberEndpoints, "allow-http-member-endpoints", o.AllowHTTPMemberEndpoints, "Reach Clusters whose apiEndpoint is http:// when they also set insecureSkipTLSVerification; otherwise such Clusters are refused (their bearer token would travel in clear text).")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, "Health probe address (/healthz, /readyz); '0' disables.")
 	fs.BoolVar(&o.EnablePprof, "enable-pprof", o.EnablePprof, "Serve net/http/pprof profiles on --profiling-bind-address.")
 	fs.StringVar(&o.ProfilingBindAddress, "profiling-bind-address", o.ProfilingBindAddress, "Address of the pprof endpoints when --enable-pprof is set.")

@@ -37,3 +37,36 @@ func TestFeatureGatesFlag(t *testing.T) {
 		t.Fatalf("unknown gate: error %v, want one naming Failover", err)
 	}
 }
+
+// TestMetricsSecureByDefault: metrics are served over HTTPS behind the
+// authentication and authorization filter unless --metrics-secure=false;
+// --metrics-bind-address keeps Karmada's meaning either way.
+func TestMetricsSecureByDefault(t *testing.T) {
+	o, err := parseFlags("--metrics-bind-address=:9443")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := metricsOptions(o)
+	if !m.SecureServing || m.FilterProvider == nil || m.BindAddress != ":9443" {
+		t.Fatalf("default metrics options: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
+	}
+	o, err = parseFlags("--metrics-secure=false", "--metrics-bind-address=:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = metricsOptions(o)
+	if m.SecureServing || m.FilterProvider != nil || m.BindAddress != ":8080" {
+		t.Fatalf("--metrics-secure=false: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
+	}
+}
+
+func TestAllowHTTPMemberEndpointsOffByDefault(t *testing.T) {
+	o, err := parseFlags()
+	if err != nil || o.AllowHTTPMemberEndpoints {
+		t.Fatalf("default: %v, %v", o.AllowHTTPMemberEndpoints, err)
+	}
+	o, err = parseFlags("--allow-http-member-endpoints")
+	if err != nil || !o.AllowHTTPMemberEndpoints {
+		t.Fatalf("--allow-http-member-endpoints: %v, %v", o.AllowHTTPMemberEndpoints, err)
+	}
+}

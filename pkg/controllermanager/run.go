@@ -8,6 +8,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/pkg/apis"
@@ -46,7 +47,7 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		Scheme: apis.Scheme,
 		// managedFields are never read; dropping them keeps the caches lean.
 		Cache:                         cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
-		Metrics:                       metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		Metrics:                       metricsOptions(o),
 		HealthProbeBindAddress:        o.HealthProbeBindAddress,
 		PprofBindAddress:              pprofAddress(o),
 		LeaderElection:                o.LeaderElect,
@@ -69,7 +70,7 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 	c := &Context{
 		Manager:       mgr,
 		Options:       o,
-		MemberClients: membercluster.New(mgr.GetClient(), membercluster.Options{QPS: o.ClusterAPIQPS, Burst: o.ClusterAPIBurst}),
+		MemberClients: membercluster.New(mgr.GetClient(), membercluster.Options{QPS: o.ClusterAPIQPS, Burst: o.ClusterAPIBurst, AllowHTTPEndpoints: o.AllowHTTPMemberEndpoints}),
 	}
 	if c.Interpreter, err = newInterpreter(c); err != nil {
 		return nil, nil, err
@@ -86,6 +87,19 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		}
 	}
 	return mgr, c, nil
+}
+
+// metricsOptions serves metrics on --metrics-bind-address, over HTTPS with
+// controller-runtime's authentication and authorization filter when
+// --metrics-secure is on.
+func metricsOptions(o *Options) metricsserver.Options {
+	opts := metricsserver.Options{BindAddress: o.MetricsBindAddress}
+	if o.MetricsSecure {
+		opts.SecureServing = true
+		opts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		opts.CertDir = o.MetricsCertDir
+	}
+	return opts
 }
 
 // pprofAddress is where controller-runtime serves pprof; "0" turns it off.

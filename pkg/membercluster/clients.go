@@ -30,6 +30,11 @@ type Options struct {
 	Burst int
 	// Timeout of member requests; Karmada uses 32s.
 	Timeout time.Duration
+	// AllowHTTPEndpoints lets a Cluster with an http:// apiEndpoint be
+	// reached when it also sets insecureSkipTLSVerification; otherwise
+	// such endpoints are refused, since the member's bearer token would
+	// travel in clear text.
+	AllowHTTPEndpoints bool
 }
 
 // Clients hands out cached clients per member cluster.
@@ -91,6 +96,9 @@ func (c *Clients) ForCluster(ctx context.Context, cluster *clusterv1alpha1.Clust
 	if m := c.byName[cluster.Name]; m != nil && m.version == version {
 		return m, nil
 	}
+	if err := CheckEndpoint(cluster, c.opts.AllowHTTPEndpoints); err != nil {
+		return nil, err
+	}
 	cfg, err := RESTConfig(cluster, secret)
 	if err != nil {
 		return nil, err
@@ -126,6 +134,34 @@ func (c *Clients) secretOf(ctx context.Context, cluster *clusterv1alpha1.Cluster
 	return secret, nil
 }
 
+// ErrInsecureEndpoint marks a Cluster whose apiEndpoint is plain http and
+// is not explicitly allowed to be: a configuration error, not an outage.
+var ErrInsecureEndpoint = errors.New("insecure member endpoint refused")
+
+// CheckEndpoint refuses an http:// apiEndpoint (the bearer token would be
+// sent in clear text) unless the Cluster sets insecureSkipTLSVerification
+// and allowHTTP (the --allow-http-member-endpoints flag) is true.
+//
+// Difference from Karmada: Karmada connects to any scheme it is given.
+func CheckEndpoint(cluster *clusterv1alpha1.Cluster, allowHTTP bool) error {
+	u, err := url.Parse(cluster.Spec.APIEndpoint)
+	if err != nil {
+		return fmt.Errorf("cluster %s: invalid apiEndpoint: %w", cluster.Name, err)
+	}
+	if !strings.EqualFold(u.Scheme, "http") {
+		return nil
+	}
+	if !cluster.Spec.InsecureSkipTLSVerification {
+		return fmt.Errorf("cluster %s: apiEndpoint %s is plain http; use https, or set insecureSkipTLSVerification and run with --allow-http-member-endpoints: %w",
+			cluster.Name, u.Redacted(), ErrInsecureEndpoint)
+	}
+	if !allowHTTP {
+		return fmt.Errorf("cluster %s: apiEndpoint %s is plain http and --allow-http-member-endpoints is off: %w",
+			cluster.Name, u.Redacted(), ErrInsecureEndpoint)
+	}
+	return nil
+}
+
 // RESTConfig builds the config Karmada derives from a Cluster and its
 // Secret: apiEndpoint, bearer token, caBundle unless TLS verification is
 // skipped, and proxyURL with proxyHeader sent on CONNECT.
@@ -158,7 +194,7 @@ func RESTConfig(cluster *clusterv1alpha1.Cluster, secret *corev1.Secret) (*rest.
 			header := http.Header{}
 			for k, v := range cluster.Spec.ProxyHeader {
 				for _, part := range strings.Split(v, ",") {
-					header.Add(http.CanonicalHeaderKey(k), strings.TrimSpace(part))
+					header.Add(k, strings.TrimSpace(part))
 				}
 			}
 			cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {

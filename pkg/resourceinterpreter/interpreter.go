@@ -18,6 +18,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
 
@@ -104,7 +105,9 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 	out, err := fn(l)
 	observe(op, l.Name(), gvk, time.Since(start), err)
 	if err != nil {
-		return zero, fmt.Errorf("%s %s of %s %s: %w", l.Name(), op, gvkString(gvk), objectKey(obj), err)
+		// A layer's error may carry text of a script's or webhook's choosing
+		// (error("..."), status.message): bounded before any caller logs it.
+		return zero, fmt.Errorf("%s %s of %s %s: %w", l.Name(), op, gvkString(gvk), objectKey(obj), boundedtext.Error(err))
 	}
 	return out, nil
 }
@@ -117,15 +120,35 @@ func (i *Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstruc
 	}
 	r, err := call(ctx, i, obj, configv1alpha1.InterpreterOperationInterpretReplica, true, func(l layer.Layer) (result, error) {
 		n, reqs, err := l.GetReplicas(ctx, obj)
+		if err == nil && n < 0 {
+			_, err = layer.ReplicasFromInt64(int64(n))
+			err = fmt.Errorf("answered replicas %w", err)
+		}
 		return result{n, reqs}, err
 	})
 	return r.replicas, r.reqs, err
 }
 
-// ReviseReplica returns obj with its replicas set to replicas.
+// ReviseReplica returns obj with its replicas set to replicas. replicas
+// must be a valid replica count, and the answer must be the same object
+// (apiVersion, kind, namespace, name) with valid replicas in spec.replicas
+// when it has that field.
 func (i *Interpreter) ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+	if _, err := layer.ReplicasFromInt64(replicas); err != nil && obj != nil {
+		return nil, fmt.Errorf("%s of %s %s: desired replicas %w", configv1alpha1.InterpreterOperationReviseReplica, gvkString(obj.GroupVersionKind()), objectKey(obj), err)
+	}
 	return call(ctx, i, obj, configv1alpha1.InterpreterOperationReviseReplica, true, func(l layer.Layer) (*unstructured.Unstructured, error) {
-		return l.ReviseReplica(ctx, obj, replicas)
+		out, err := l.ReviseReplica(ctx, obj, replicas)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSameObject(obj, out); err != nil {
+			return nil, err
+		}
+		if err := checkSpecReplicas(out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	})
 }
 
@@ -140,7 +163,14 @@ func (i *Interpreter) GetComponents(ctx context.Context, obj *unstructured.Unstr
 // Retain merges the member-owned fields of observed into desired.
 func (i *Interpreter) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	return call(ctx, i, desired, configv1alpha1.InterpreterOperationRetain, true, func(l layer.Layer) (*unstructured.Unstructured, error) {
-		return l.Retain(ctx, desired, observed)
+		out, err := l.Retain(ctx, desired, observed)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSameObject(desired, out); err != nil {
+			return nil, err
+		}
+		return out, nil
 	})
 }
 
@@ -168,7 +198,14 @@ func (i *Interpreter) InterpretHealth(ctx context.Context, obj *unstructured.Uns
 // GetDependencies returns the objects a template needs propagated with it.
 func (i *Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	return call(ctx, i, obj, configv1alpha1.InterpreterOperationInterpretDependency, true, func(l layer.Layer) ([]configv1alpha1.DependentObjectReference, error) {
-		return l.GetDependencies(ctx, obj)
+		deps, err := l.GetDependencies(ctx, obj)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkDependencyNamespaces(obj, deps); err != nil {
+			return nil, err
+		}
+		return deps, nil
 	})
 }
 

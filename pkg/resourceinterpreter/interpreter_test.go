@@ -24,6 +24,10 @@ type fakeLayer struct {
 	replicas int32
 	err      error
 	calls    int
+	// answer is what ReviseReplica and Retain return; deps what
+	// GetDependencies returns.
+	answer *unstructured.Unstructured
+	deps   []configv1alpha1.DependentObjectReference
 }
 
 func (f *fakeLayer) Name() string { return f.name }
@@ -38,14 +42,14 @@ func (f *fakeLayer) GetReplicas(context.Context, *unstructured.Unstructured) (in
 	return f.replicas, nil, f.err
 }
 func (f *fakeLayer) ReviseReplica(context.Context, *unstructured.Unstructured, int64) (*unstructured.Unstructured, error) {
-	return nil, nil
+	return f.answer, f.err
 }
 func (f *fakeLayer) GetComponents(context.Context, *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
 	f.calls++
 	return []workv1alpha2.Component{{Name: f.name}}, nil
 }
 func (f *fakeLayer) Retain(context.Context, *unstructured.Unstructured, *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	return nil, nil
+	return f.answer, f.err
 }
 func (f *fakeLayer) AggregateStatus(context.Context, *unstructured.Unstructured, []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	return nil, nil
@@ -57,7 +61,7 @@ func (f *fakeLayer) InterpretHealth(context.Context, *unstructured.Unstructured)
 	return false, nil
 }
 func (f *fakeLayer) GetDependencies(context.Context, *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	return nil, nil
+	return f.deps, f.err
 }
 
 var replicaHook = map[configv1alpha1.InterpreterOperation]bool{configv1alpha1.InterpreterOperationInterpretReplica: true}

@@ -40,7 +40,7 @@ func TestLeaderElectionOnlyLeaderWrites(t *testing.T) {
 		"--leader-elect-renew-deadline=6s", "--leader-elect-retry-period=1s",
 		"--kube-api-qps=200", "--kube-api-burst=400"}
 	addrA, addrB := freeAddr(t), freeAddr(t)
-	a := startControllerManager(t, "cm-a", append(election, "--metrics-bind-address="+addrA)...)
+	a := startControllerManager(t, "cm-a", append(election, "--metrics-bind-address="+addrA, "--metrics-secure=false")...)
 	var holder string
 	harness.Eventually(t, "cm-a holds the Lease", func(ctx context.Context) (bool, error) {
 		var err error
@@ -50,7 +50,7 @@ func TestLeaderElectionOnlyLeaderWrites(t *testing.T) {
 		status, err := leaderStatus(ctx, addrA, leaseName)
 		return status == 1, err
 	}, harness.Timeout(2*time.Minute), harness.WhileRunning([]*localenv.Process{a}...), harness.LogsIn(env.LogDir))
-	b := startControllerManager(t, "cm-b", append(election, "--metrics-bind-address="+addrB)...)
+	b := startControllerManager(t, "cm-b", append(election, "--metrics-bind-address="+addrB, "--metrics-secure=false")...)
 	both := []*localenv.Process{a, b}
 	// The leader-election gauge exists once the manager has synced its
 	// caches and entered the election.

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -54,5 +55,5 @@ func observedReady(h health) metav1.Condition {
 // built (missing endpoint or credentials).
 func clientFailedReady(err error) metav1.Condition {
 	return metav1.Condition{Type: clusterv1alpha1.ClusterConditionReady, Status: metav1.ConditionFalse,
-		Reason: names.ClusterReasonStatusCollectionFailed, Message: names.ClusterMessageClientFailedPrefix + err.Error()}
+		Reason: names.ClusterReasonStatusCollectionFailed, Message: names.ClusterMessageClientFailedPrefix + boundedtext.String(err.Error())}
 }

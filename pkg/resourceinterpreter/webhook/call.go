@@ -13,6 +13,7 @@ import (
 	"k8s.io/klog/v2"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // maxResponseBytes bounds a webhook answer (statuses of large objects fit
@@ -58,11 +59,8 @@ func (i *Interpreter) call(ctx context.Context, h *hook, a *attributes) (*config
 	if err != nil {
 		return nil, err
 	}
-	if h.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.timeout)
-		defer cancel()
-	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
 	raw, err := h.client.post(ctx, body)
 	if err != nil {
 		return nil, err
@@ -109,16 +107,9 @@ func (c *hookClient) post(ctx context.Context, body []byte) ([]byte, error) {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			return nil, fmt.Errorf("the server responded with HTTP status %d", resp.StatusCode)
 		}
-		return nil, fmt.Errorf("the server responded with HTTP status %d: %s", resp.StatusCode, truncate(raw, 512))
+		return nil, fmt.Errorf("the server responded with HTTP status %d: %s", resp.StatusCode, boundedtext.Limit(string(bytes.TrimSpace(raw)), 512))
 	}
 	return raw, nil
-}
-
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(bytes.TrimSpace(b))
-	}
-	return string(b[:n]) + "..."
 }
 
 var errNoResponse = errors.New("webhook response was absent")

@@ -78,13 +78,17 @@ func endpointFor(cc admissionregistrationv1.WebhookClientConfig, services client
 	return u, nil, nil
 }
 
-// tlsConfigFor trusts the system roots plus caBundle.
+// tlsConfigFor trusts caBundle alone when it is set, else the system roots.
+// A caBundle names the authority that signed the webhook's certificate;
+// adding it to the system roots would also accept any certificate a public
+// CA issued for the webhook's name.
 func tlsConfigFor(caBundle []byte) (*tls.Config, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
+	if len(caBundle) == 0 {
+		// nil RootCAs: crypto/tls uses the system roots.
+		return &tls.Config{MinVersion: tls.VersionTLS12}, nil
 	}
-	if len(caBundle) > 0 && !pool.AppendCertsFromPEM(caBundle) {
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caBundle) {
 		return nil, errors.New("clientConfig.caBundle holds no PEM certificate")
 	}
 	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil

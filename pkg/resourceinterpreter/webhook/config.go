@@ -51,6 +51,9 @@ func (i *Interpreter) LoadConfig(configs []configv1alpha1.ResourceInterpreterWeb
 	for _, h := range hooks {
 		h.client = i.clientFor(h.spec.ClientConfig, clients)
 		h.timeout = i.timeoutFor(h.spec.TimeoutSeconds)
+		if s := h.spec.TimeoutSeconds; s != nil && time.Duration(*s)*time.Second != h.timeout {
+			i.log.Info("interpreter webhook timeoutSeconds out of range, clamped", "webhook", h.uid, "timeoutSeconds", *s, "timeout", h.timeout)
+		}
 	}
 	for key, c := range i.clients {
 		if _, kept := clients[key]; !kept {
@@ -88,11 +91,20 @@ func (i *Interpreter) clientFor(cc admissionregistrationv1.WebhookClientConfig, 
 	return c
 }
 
+// Bounds of timeoutSeconds: a value outside them is clamped, so that no
+// webhook can hold a controller worker longer than MaxTimeout.
+const (
+	MinTimeout = 1 * time.Second
+	MaxTimeout = 30 * time.Second
+)
+
+// timeoutFor is the call timeout of a webhook: timeoutSeconds clamped to
+// [MinTimeout, MaxTimeout], or the default when unset.
 func (i *Interpreter) timeoutFor(seconds *int32) time.Duration {
-	if seconds != nil && *seconds > 0 {
-		return time.Duration(*seconds) * time.Second
+	if seconds == nil {
+		return i.defaultTimeout
 	}
-	return i.defaultTimeout
+	return min(max(time.Duration(*seconds)*time.Second, MinTimeout), MaxTimeout)
 }
 
 // flattenHooks lists every webhook of every configuration in byte-wise uid

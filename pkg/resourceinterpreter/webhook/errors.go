@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // CallError is a failed webhook call. Its message is Karmada's
@@ -24,8 +25,10 @@ func (e *CallError) Error() string {
 
 func (e *CallError) Unwrap() error { return e.Err }
 
+// callError names the webhook; the reason is bounded in length, since it
+// may carry text of the webhook's choosing.
 func callError(uid string, err error) error {
-	return &CallError{Webhook: uid, Err: err}
+	return &CallError{Webhook: uid, Err: boundedtext.Error(err)}
 }
 
 // ErrNoHook is returned when an operation is called for a kind no webhook

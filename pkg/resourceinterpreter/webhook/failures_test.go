@@ -196,8 +196,8 @@ func TestDefaultTimeout(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Fatalf("call took %v, want about 300ms", elapsed)
 	}
-	if New(Options{}).defaultTimeout != 10*time.Second || New(Options{DefaultTimeout: -1}).defaultTimeout != 0 {
-		t.Fatal("default timeout is not 10s, or cannot be disabled")
+	if New(Options{}).defaultTimeout != 10*time.Second || New(Options{DefaultTimeout: -1}).defaultTimeout != 10*time.Second {
+		t.Fatal("default timeout is not 10s, or can be disabled")
 	}
 }
 

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -131,3 +132,12 @@ func testContext(t testing.TB) context.Context {
 }
 
 const hookUID = `failed calling webhook "cfg/hook.example.io": `
+
+func x509PoolOf(t testing.TB, pemCerts []byte) *x509.CertPool {
+	t.Helper()
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pemCerts) {
+		t.Fatal("no PEM certificate")
+	}
+	return pool
+}

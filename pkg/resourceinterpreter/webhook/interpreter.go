@@ -18,7 +18,8 @@ import (
 //
 // Difference from Karmada: Karmada documents a 10 s default but applies
 // none, so a webhook that never answers blocks the calling controller
-// worker forever. Propel applies the documented 10 s.
+// worker forever. Propel applies the documented 10 s, and clamps a set
+// timeoutSeconds to [MinTimeout, MaxTimeout] (Karmada accepts any value).
 const DefaultTimeout = 10 * time.Second
 
 // Options configures an Interpreter.
@@ -27,8 +28,9 @@ type Options struct {
 	// configured with clientConfig.service. When nil such webhooks are
 	// dialled at <name>.<namespace>.svc:<port>.
 	Services client.Reader
-	// DefaultTimeout replaces DefaultTimeout; negative means no timeout
-	// (Karmada's behaviour).
+	// DefaultTimeout replaces DefaultTimeout when positive (tests use
+	// shorter ones); it is capped at MaxTimeout. There is no way to call a
+	// webhook without a timeout.
 	DefaultTimeout time.Duration
 	// Logger defaults to controller-runtime's logger named
 	// "resourceinterpreter.webhook".
@@ -57,12 +59,9 @@ var _ layer.Layer = (*Interpreter)(nil)
 // New returns an Interpreter with no configuration: HookEnabled reports
 // layer.ErrNotReady until LoadConfig or Watch loads one.
 func New(opts Options) *Interpreter {
-	i := &Interpreter{services: opts.Services, defaultTimeout: opts.DefaultTimeout}
-	switch {
-	case i.defaultTimeout == 0:
-		i.defaultTimeout = DefaultTimeout
-	case i.defaultTimeout < 0:
-		i.defaultTimeout = 0
+	i := &Interpreter{services: opts.Services, defaultTimeout: DefaultTimeout}
+	if opts.DefaultTimeout > 0 {
+		i.defaultTimeout = min(opts.DefaultTimeout, MaxTimeout)
 	}
 	if opts.Logger != nil {
 		i.log = *opts.Logger

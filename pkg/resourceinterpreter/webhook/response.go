@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,8 @@ import (
 	"sigs.k8s.io/json"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
@@ -16,6 +19,9 @@ import (
 func decodeResponse(raw []byte) (*configv1alpha1.ResourceInterpreterResponse, error) {
 	var rc configv1alpha1.ResourceInterpreterContext
 	if err := json.UnmarshalCaseSensitivePreserveInts(raw, &rc); err != nil {
+		if rerr := replicasDecodeError(raw); rerr != nil {
+			return nil, rerr
+		}
 		return nil, fmt.Errorf("decode response: %w", err)
 	}
 	if v := rc.APIVersion; v != "" && v != configv1alpha1.GroupVersion.String() {
@@ -40,12 +46,17 @@ func verifyResponse(res *configv1alpha1.ResourceInterpreterResponse, uid types.U
 		if res.Status == nil {
 			return errors.New("webhook require response.status when response.successful is false")
 		}
-		return fmt.Errorf("webhook call failed, get status code: %d, msg: %s", res.Status.Code, res.Status.Message)
+		// The message is the webhook's own text, of any length: bounded here,
+		// before it reaches errors, logs and Events.
+		return fmt.Errorf("webhook call failed, get status code: %d, msg: %s", res.Status.Code, boundedtext.String(res.Status.Message))
 	}
 	switch op {
 	case configv1alpha1.InterpreterOperationInterpretReplica:
 		if res.Replicas == nil {
 			return errors.New("webhook returned nil response.replicas")
+		}
+		if *res.Replicas < 0 {
+			return fmt.Errorf("webhook returned invalid response.replicas %d: %w", *res.Replicas, layer.ErrInvalidReplicas)
 		}
 	case configv1alpha1.InterpreterOperationInterpretDependency:
 		// The one validator every layer's answer goes through (spec §2.8).
@@ -79,6 +90,26 @@ func verifyPatch(res *configv1alpha1.ResourceInterpreterResponse) error {
 	}
 	if *res.PatchType != configv1alpha1.PatchTypeJSONPatch {
 		return fmt.Errorf("webhook returned invalid response.patchType of %q", *res.PatchType)
+	}
+	return nil
+}
+
+// replicasDecodeError explains a response that does not decode because
+// response.replicas is not an int32 (a fraction, an exponent, a number out
+// of range): the decoder's own message names only the Go type. It returns
+// nil when replicas is not the problem.
+func replicasDecodeError(raw []byte) error {
+	var probe struct {
+		Response *struct {
+			Replicas *stdjson.Number `json:"replicas"`
+		} `json:"response"`
+	}
+	if err := json.UnmarshalCaseSensitivePreserveInts(raw, &probe); err != nil || probe.Response == nil || probe.Response.Replicas == nil {
+		return nil
+	}
+	n := probe.Response.Replicas
+	if _, err := layer.ReplicasFromNumber(n.String()); err != nil {
+		return fmt.Errorf("webhook returned invalid response.replicas %w", boundedtext.Error(err))
 	}
 	return nil
 }

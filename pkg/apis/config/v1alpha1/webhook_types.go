@@ -44,8 +44,9 @@ type ResourceInterpreterWebhook struct {
 	// +optional
 	Rules []RuleWithOperations `json:"rules,omitempty"`
 
-	// TimeoutSeconds is the timeout of a call to this webhook, between 1 and 30
-	// seconds. When unset, calls have no timeout.
+	// TimeoutSeconds is the timeout of a call to this webhook, in seconds. Values
+	// below 1 are raised to 1 and values above 30 lowered to 30. When unset, calls
+	// time out after 10 seconds.
 	// +optional
 	TimeoutSeconds *int32 `json:"timeoutSeconds,omitempty"`
 
