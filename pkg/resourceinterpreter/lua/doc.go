@@ -15,14 +15,14 @@
 // Three more things Karmada does not do keep calls cheap without changing
 // any result: objects become Lua tables one level at a time, when the
 // script reaches them (lazy.go); tables known whole (statuses) are built in
-// one go, sharing their key index with the tables of the same shape
-// (ltable.go); and the native pod-template computations of the kube module
-// are remembered per template content (podmemo.go).
+// one go, pre-sized, with interned strings, through gopher-lua's public API
+// only (tables.go); and the native pod-template computations of the kube
+// module are remembered per template content (podmemo.go).
 //
 // File map: vm.go (VM, calls), operations.go (entry functions), compile.go
 // (compiling, cache), sandbox.go, stdlib.go, stringlib.go, pattern.go (the
 // sandbox), kube.go, podmemo.go, requirements.go (the kube module and its
-// results), tolua.go, lazy.go, jsonlua.go, ltable.go, numbers.go (Go ->
+// results), tolua.go, lazy.go, jsonlua.go, tables.go, numbers.go (Go ->
 // Lua), togo.go, repair.go, decode.go, jsonwriter.go (Lua -> Go), budget.go,
 // guard.go, pool.go, options.go (limits and pooling).
 package lua

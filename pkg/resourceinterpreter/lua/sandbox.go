@@ -79,6 +79,12 @@ func openSafePackage(L *glua.LState) int {
 	registry.RawSetString("_LOADERS", loaders)
 	registry.RawSetString("_LOADED", loaded)
 	loaded.RawSetString(glua.LoadLibName, pkg)
+	// kube is loaded up front, so that every call shares one read-only
+	// module (see isolation.go).
+	L.Push(L.NewFunction(openKube))
+	L.Call(0, 1)
+	loaded.RawSetString(kubeModuleName, L.Get(-1))
+	L.Pop(1)
 	L.SetGlobal(glua.LoadLibName, pkg)
 	L.Push(pkg)
 	return 1

@@ -49,6 +49,7 @@ type state struct {
 	L      *glua.LState
 	budget *budget
 	guard  *memoryGuard
+	iso    *isolation
 }
 
 func (vm *VM) newState() (*state, error) {
@@ -60,10 +61,11 @@ func (vm *VM) newState() (*state, error) {
 	b.memo = vm.memo
 	b.lazy = newLazyTables(L)
 	b.lazy.wrapRawReaders(L)
+	iso := isolate(L)
 	b.tables = newTableBuilder(L)
 	L.SetContext(b)
 	vm.guard.register(b)
-	return &state{L: L, budget: b, guard: vm.guard}, nil
+	return &state{L: L, budget: b, guard: vm.guard, iso: iso}, nil
 }
 
 func (s *state) close() {
@@ -104,7 +106,7 @@ func (vm *VM) run(ctx context.Context, c *call) (err error) {
 			vm.pool.discard(st)
 			return
 		}
-		st.budget.lazy.detach(st.budget.tables)
+		st.budget.lazy.detach()
 		st.budget.tables.release()
 		st.L.SetTop(0)
 		vm.pool.put(st)
@@ -119,13 +121,14 @@ func (vm *VM) execute(st *state, c *call) error {
 	if err != nil {
 		return vm.scriptError(c, err)
 	}
-	// A global left by another script must not stand in for a missing one.
-	L.SetGlobal(c.entry, glua.LNil)
+	// The chunk runs in an environment of its own (see isolation.go).
+	env := st.iso.environment(L)
+	fn.Env = env
 	L.Push(fn)
 	if err := L.PCall(0, 0, nil); err != nil {
 		return vm.luaError(st, c, err)
 	}
-	entry := L.GetGlobal(c.entry)
+	entry := env.RawGetString(c.entry)
 	switch entry.Type() {
 	case glua.LTNil:
 		return vm.scriptError(c, fmt.Errorf("not found function %s", c.entry))
