@@ -1,6 +1,5 @@
 package pattern
 
-
 // Limits of a match.
 const (
 	MaxCaptures   = 32
