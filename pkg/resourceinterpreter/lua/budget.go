@@ -9,6 +9,8 @@ import (
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 )
 
 // ErrLimit is wrapped by every error of a script stopped by a limit (time,
@@ -38,6 +40,8 @@ type budget struct {
 
 	// owned by the goroutine running the call
 	parent   context.Context
+	script   string
+	op       configv1alpha1.InterpreterOperation
 	deadline time.Time
 	// callerDeadline is true when the caller's context set the deadline.
 	callerDeadline bool

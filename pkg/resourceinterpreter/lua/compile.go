@@ -64,6 +64,9 @@ func Compile(name, source string) error {
 }
 
 func compile(name, source string) (proto *glua.FunctionProto, err error) {
+	if err := precheck(name, source); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			proto, err = nil, &CompileError{Name: name, Line: 1, Message: fmt.Sprint(r)}

@@ -195,3 +195,22 @@ func TestStatusItemsConvertLikeJSON(t *testing.T) {
 		t.Errorf("nil items = %v", nilItems)
 	}
 }
+
+func TestEmptyStringIsAValue(t *testing.T) {
+	// Karmada drops the empty tables of a result and keeps the empty
+	// string: status = {active = {}, type = "", lastScheduleTime = {}}
+	// becomes status: {type: ""}.
+	vm := newVM(t, Options{})
+	s := NewScript(ric, `function AggregateStatus(desired, items)
+  desired.status = {active = {}, type = "", lastScheduleTime = {}}
+  return desired
+end`)
+	items := []workv1alpha2.AggregatedStatusItem{{ClusterName: "a", Status: raw(`{"active":[]}`)}}
+	out, err := vm.AggregateStatus(ctx, s, obj(t, `{"kind":"X","status":{"active":[{"name":"j"}]}}`), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := toJSON(t, out.Object), `{"kind":"X","status":{"type":""}}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -15,14 +15,20 @@
 // Three more things Karmada does not do keep calls cheap without changing
 // any result: objects become Lua tables one level at a time, when the
 // script reaches them (lazy.go); tables known whole (statuses) are built in
-// one go, sharing their key index with the tables of the same shape
-// (ltable.go); and the native pod-template computations of the kube module
-// are remembered per template content (podmemo.go).
+// one go, pre-sized, with interned strings, through gopher-lua's public API
+// only (tables.go); and the native pod-template computations of the kube
+// module are remembered per template content (podmemo.go).
 //
-// File map: vm.go (VM, calls), operations.go (entry functions), compile.go
-// (compiling, cache), sandbox.go, stdlib.go, stringlib.go, pattern.go (the
-// sandbox), kube.go, podmemo.go, requirements.go (the kube module and its
-// results), tolua.go, lazy.go, jsonlua.go, ltable.go, numbers.go (Go ->
+// Every call runs in a fresh global environment over read-only libraries,
+// so that no script can change what a later call on the same pooled state
+// sees (isolation.go); scripts are checked against size, nesting and
+// constant limits before they are compiled (precheck.go).
+//
+// File map: vm.go (VM, calls, error bounds), operations.go (entry
+// functions), precheck.go, compile.go (compiling, cache), sandbox.go,
+// isolation.go, stdlib.go, stringlib.go, print.go and the pattern
+// subpackage (the sandbox), kube.go, podmemo.go, requirements.go (the kube module and its
+// results), tolua.go, lazy.go, jsonlua.go, tables.go, numbers.go (Go ->
 // Lua), togo.go, repair.go, decode.go, jsonwriter.go (Lua -> Go), budget.go,
 // guard.go, pool.go, options.go (limits and pooling).
 package lua

@@ -14,7 +14,7 @@ import (
 
 // The fast paths must give what the general conversions give.
 
-func sandboxState(t *testing.T) *glua.LState {
+func sandboxState(t testing.TB) *glua.LState {
 	t.Helper()
 	vm := newVM(t, Options{PoolSize: 1})
 	st, err := vm.pool.get(ctx)

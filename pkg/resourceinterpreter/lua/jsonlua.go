@@ -1,13 +1,12 @@
 package lua
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	glua "github.com/yuin/gopher-lua"
 )
@@ -23,18 +22,15 @@ var errSlowPath = errors.New("json: not handled by the fast decoder")
 // order, numbers are float64 as encoding/json parses them, escapes are
 // decoded as encoding/json decodes them.
 //
-// On a state with scratch space the input is read in place, not copied:
-// every string that ends up in a table is copied (or interned) by the
-// table builder, so no Lua value refers to data.
+// The input is read in place, not copied: every string that ends up in a
+// table is copied (or interned) by the table builder, so no Lua value
+// refers to data.
 func jsonToLuaFast(L *glua.LState, data []byte) (glua.LValue, error) {
-	p := jsonParser{L: L}
+	p := jsonParser{L: L, s: data}
 	if b := scratchOf(L); b != nil && b.tables != nil {
-		p.s = unsafe.String(unsafe.SliceData(data), len(data))
 		p.members = b.members[:0]
 		p.tables = b.tables
 		defer func() { b.members = p.members[:0] }()
-	} else {
-		p.s = string(data)
 	}
 	v, err := p.value()
 	if err != nil {
@@ -49,8 +45,8 @@ func jsonToLuaFast(L *glua.LState, data []byte) (glua.LValue, error) {
 
 type jsonParser struct {
 	L *glua.LState
-	// s is the input; with tables set, a view of the caller's bytes.
-	s string
+	// s is the input, the caller's bytes.
+	s []byte
 	i int
 	// members is a stack of (key, value) pairs of the objects being read.
 	members []member
@@ -91,10 +87,7 @@ func (p *jsonParser) value() (glua.LValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.tables != nil {
-			return p.tables.str(s), nil
-		}
-		return glua.LString(s), nil
+		return p.tables.strBytes(s), nil
 	case c == 't':
 		return glua.LTrue, p.literal("true")
 	case c == 'f':
@@ -108,7 +101,7 @@ func (p *jsonParser) value() (glua.LValue, error) {
 }
 
 func (p *jsonParser) literal(word string) error {
-	if !strings.HasPrefix(p.s[p.i:], word) {
+	if !bytes.HasPrefix(p.s[p.i:], []byte(word)) {
 		return errSlowPath
 	}
 	p.i += len(word)
@@ -143,10 +136,11 @@ func (p *jsonParser) object() (glua.LValue, error) {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
 			return nil, errSlowPath
 		}
-		key, err := p.str()
+		kb, err := p.str()
 		if err != nil {
 			return nil, err
 		}
+		key := p.tables.key(kb)
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
 			return nil, errSlowPath
@@ -204,8 +198,9 @@ func (p *jsonParser) array() (glua.LValue, error) {
 	}
 }
 
-// str reads a string. The result may be a view of the input.
-func (p *jsonParser) str() (string, error) {
+// str reads a string. The result is a view of the input or of p.buf,
+// valid until the next call.
+func (p *jsonParser) str() ([]byte, error) {
 	p.i++ // "
 	start := p.i
 	ascii := true
@@ -214,26 +209,26 @@ func (p *jsonParser) str() (string, error) {
 		case c == '"':
 			s := p.s[start:p.i]
 			p.i++
-			if !ascii && !utf8.ValidString(s) {
-				return "", errSlowPath
+			if !ascii && !utf8.Valid(s) {
+				return nil, errSlowPath
 			}
 			return s, nil
 		case c == '\\':
 			return p.escapedStr(start)
 		case c < 0x20:
-			return "", errSlowPath
+			return nil, errSlowPath
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 		p.i++
 	}
-	return "", errSlowPath
+	return nil, errSlowPath
 }
 
 // escapedStr reads the rest of a string that starts at start and has an
 // escape at p.i, decoding escapes as encoding/json does: a \u escape of a
 // surrogate that does not pair with the next one is U+FFFD.
-func (p *jsonParser) escapedStr(start int) (string, error) {
+func (p *jsonParser) escapedStr(start int) ([]byte, error) {
 	b := append(p.buf[:0], p.s[start:p.i]...)
 	defer func() { p.buf = b[:0] }()
 	for p.i < len(p.s) {
@@ -242,18 +237,18 @@ func (p *jsonParser) escapedStr(start int) (string, error) {
 		case c == '"':
 			p.i++
 			if !utf8.Valid(b) {
-				return "", errSlowPath
+				return nil, errSlowPath
 			}
-			return string(b), nil
+			return b, nil
 		case c < 0x20:
-			return "", errSlowPath
+			return nil, errSlowPath
 		case c != '\\':
 			b = append(b, c)
 			p.i++
 			continue
 		}
 		if p.i+1 >= len(p.s) {
-			return "", errSlowPath
+			return nil, errSlowPath
 		}
 		switch e := p.s[p.i+1]; e {
 		case '"', '\\', '/':
@@ -271,7 +266,7 @@ func (p *jsonParser) escapedStr(start int) (string, error) {
 		case 'u':
 			r := hex4(p.s[p.i+2:])
 			if r < 0 {
-				return "", errSlowPath
+				return nil, errSlowPath
 			}
 			p.i += 6
 			if utf16.IsSurrogate(r) {
@@ -289,20 +284,20 @@ func (p *jsonParser) escapedStr(start int) (string, error) {
 			b = utf8.AppendRune(b, r)
 			continue
 		default:
-			return "", errSlowPath
+			return nil, errSlowPath
 		}
 		p.i += 2
 	}
-	return "", errSlowPath
+	return nil, errSlowPath
 }
 
 // hex4 decodes the 4 hex digits s starts with, -1 if it does not.
-func hex4(s string) rune {
+func hex4(s []byte) rune {
 	if len(s) < 4 {
 		return -1
 	}
 	var r rune
-	for _, c := range []byte(s[:4]) {
+	for _, c := range s[:4] {
 		switch {
 		case c >= '0' && c <= '9':
 			c -= '0'
@@ -354,7 +349,7 @@ func (p *jsonParser) number() (glua.LValue, error) {
 	if !frac && p.i-digits <= 15 {
 		// At most 15 digits: exact in a float64, as ParseFloat gives it.
 		var n int64
-		for _, c := range []byte(p.s[digits:p.i]) {
+		for _, c := range p.s[digits:p.i] {
 			n = n*10 + int64(c-'0')
 		}
 		f := float64(n)
@@ -363,7 +358,7 @@ func (p *jsonParser) number() (glua.LValue, error) {
 		}
 		return luaNumber(f), nil
 	}
-	f, err := strconv.ParseFloat(p.s[start:p.i], 64)
+	f, err := strconv.ParseFloat(string(p.s[start:p.i]), 64)
 	if err != nil {
 		return nil, errSlowPath
 	}

@@ -10,10 +10,9 @@ import (
 // empty "proxy" table backed by the Go value, with a shared metatable:
 //   - __index on a string key of an object proxy converts just that member
 //     (a nested object or array becomes a proxy) and stores it in the
-//     proxy, so that later reads find it without a call and every read
-//     gives the same table; the script may then change or remove it like
-//     any member (without the table layout of ltable.go, members are
-//     remembered on the side instead, and only nested tables);
+//     proxy's side table of handed-out children when it is a table, so
+//     that every read gives the same table (the script may then change
+//     it, or remove it from the proxy, which fills the proxy first);
 //   - any other access (__index on other keys, __newindex, __len) fills the
 //     proxy with all its members (reusing the ones handed out) and drops
 //     the metatable, after which it is an ordinary table.
@@ -28,9 +27,7 @@ import (
 // call returns. So a call ends by detaching its unfilled proxies: a script
 // that keeps parts of its arguments in globals finds them empty in later
 // calls (Karmada keeps them; relying on globals across calls is
-// unsupported there too, as calls land on random pooled states). The same
-// goes for the objects of AggregateStatus's items, whose member maps the
-// next calls reuse (ltable.go).
+// unsupported there too, as calls land on random pooled states).
 
 // lazyTables holds a state's proxies and their backing values.
 type lazyTables struct {
@@ -41,11 +38,8 @@ type lazyTables struct {
 	typed map[*glua.LTable]any
 	// children are the members already handed out from unfilled object
 	// proxies (listed in partial), so that reading a member twice gives
-	// the same table and filling the proxy later keeps it. With raw, every
-	// member read is stored in the proxy itself, where the script may
-	// change it: children only records that it was handed out.
+	// the same table and filling the proxy later keeps it.
 	children map[childKey]glua.LValue
-	raw      bool
 	partial  map[*glua.LTable]struct{}
 	keys     []string
 	members  []member
@@ -58,7 +52,6 @@ type childKey struct {
 
 func newLazyTables(L *glua.LState) *lazyTables {
 	lz := &lazyTables{
-		raw:      tableLayoutOK,
 		backing:  map[*glua.LTable]any{},
 		typed:    map[*glua.LTable]any{},
 		children: map[childKey]glua.LValue{},
@@ -158,10 +151,6 @@ func (lz *lazyTables) member(L *glua.LState, t *glua.LTable, key glua.LValue) (g
 	}
 	ck := childKey{t, string(k)}
 	if c, ok := lz.children[ck]; ok {
-		if lz.raw {
-			// Stored in t, so __index runs only when the script removed it.
-			return glua.LNil, true
-		}
 		return c, true
 	}
 	c := converter{L: L, lazy: lz, tables: builderOf(L)}
@@ -169,16 +158,7 @@ func (lz *lazyTables) member(L *glua.LState, t *glua.LTable, key glua.LValue) (g
 	if err != nil {
 		L.RaiseError("convert object to Lua: %v", err)
 	}
-	if lv == glua.LNil {
-		return lv, true
-	}
-	if lz.raw {
-		in := internals(t)
-		if in.strdict == nil {
-			in.strdict = builderOf(L).memberMap(4)
-		}
-		in.strdict[string(k)] = lv
-	} else if _, isTable := lv.(*glua.LTable); !isTable {
+	if _, isTable := lv.(*glua.LTable); !isTable {
 		return lv, true
 	}
 	lz.children[ck] = lv
@@ -191,9 +171,6 @@ func (lz *lazyTables) member(L *glua.LState, t *glua.LTable, key glua.LValue) (g
 // out (ok); LNil when the script removed it since.
 func (lz *lazyTables) child(t *glua.LTable, k string) (glua.LValue, bool) {
 	c, ok := lz.children[childKey{t, k}]
-	if ok && lz.raw {
-		return t.RawGetString(k), true
-	}
 	return c, ok
 }
 
@@ -202,16 +179,6 @@ func (lz *lazyTables) child(t *glua.LTable, k string) (glua.LValue, bool) {
 func (lz *lazyTables) removed(t *glua.LTable, k string) bool {
 	c, ok := lz.child(t, k)
 	return ok && c == glua.LNil
-}
-
-// clearMembers empties a proxy of the members stored in it (raw); tb,
-// when set, reuses their map.
-func (lz *lazyTables) clearMembers(t *glua.LTable, tb *tableBuilder) {
-	if lz.raw {
-		in := internals(t)
-		tb.recycle(in.strdict)
-		*in = ltable{Metatable: t.Metatable}
-	}
 }
 
 // partialObject returns the backing map of an unfilled proxy some of whose
@@ -247,9 +214,8 @@ func (lz *lazyTables) length(L *glua.LState) int {
 
 // detach turns the unfilled proxies into empty ordinary tables and
 // forgets their backing values.
-func (lz *lazyTables) detach(tb *tableBuilder) {
+func (lz *lazyTables) detach() {
 	for t := range lz.backing {
-		lz.clearMembers(t, tb)
 		t.Metatable = glua.LNil
 	}
 	clear(lz.backing)
@@ -280,7 +246,7 @@ func (lz *lazyTables) wrapRawReaders(L *glua.LState) {
 	for lib, names := range rawReaders {
 		tbl := L.Get(glua.GlobalsIndex).(*glua.LTable)
 		if lib != "" {
-			tbl = L.GetGlobal(lib).(*glua.LTable)
+			tbl = tbl.RawGetString(lib).(*glua.LTable)
 		}
 		for _, name := range names {
 			orig, ok := tbl.RawGetString(name).(*glua.LFunction)

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"strings"
 
 	glua "github.com/yuin/gopher-lua"
 )
@@ -47,7 +48,41 @@ func newSandbox(o Options) (*glua.LState, error) {
 	for _, name := range unsupportedGlobals {
 		L.SetGlobal(name, L.NewFunction(unsupported(name)))
 	}
+	L.GetGlobal(glua.TabLibName).(*glua.LTable).RawSetString("concat", L.NewFunction(tableConcat))
 	return L, nil
+}
+
+// tableConcat is table.concat without gopher-lua's use of the value stack
+// (two slots per element: 2,500 elements overflowed the registry).
+func tableConcat(L *glua.LState) int {
+	tbl := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	n := tbl.Len()
+	i := L.OptInt(3, 1)
+	j := L.OptInt(4, n)
+	if L.GetTop() == 3 && (i > n || i < 1) {
+		L.Push(glua.LString(""))
+		return 1
+	}
+	i = max(min(i, n), 1)
+	j = min(j, n)
+	if i > j {
+		L.Push(glua.LString(""))
+		return 1
+	}
+	var b strings.Builder
+	for k := i; k <= j; k++ {
+		v := tbl.RawGetInt(k)
+		if !glua.LVCanConvToString(v) {
+			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
+		}
+		if k > i {
+			b.WriteString(sep)
+		}
+		b.WriteString(glua.LVAsString(v))
+	}
+	L.Push(glua.LString(b.String()))
+	return 1
 }
 
 func unsupported(name string) glua.LGFunction {
@@ -79,6 +114,12 @@ func openSafePackage(L *glua.LState) int {
 	registry.RawSetString("_LOADERS", loaders)
 	registry.RawSetString("_LOADED", loaded)
 	loaded.RawSetString(glua.LoadLibName, pkg)
+	// kube is loaded up front, so that every call shares one read-only
+	// module (see isolation.go).
+	L.Push(L.NewFunction(openKube))
+	L.Call(0, 1)
+	loaded.RawSetString(kubeModuleName, L.Get(-1))
+	L.Pop(1)
 	L.SetGlobal(glua.LoadLibName, pkg)
 	L.Push(pkg)
 	return 1

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	glua "github.com/yuin/gopher-lua"
+
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/pattern"
 )
 
 // maxStringArg is the longest string a string-library function accepts, as
@@ -63,18 +65,50 @@ func capped(name string, fn glua.LGFunction) glua.LGFunction {
 	}
 }
 
-// interrupted raises the context's error once the call must stop. Every
-// call counts as one instruction of the budget.
-func interrupted(L *glua.LState) {
+// matchTick is the pattern matcher's callback: it stops the match once
+// the call must stop. Every call counts as one instruction of the budget.
+func matchTick(L *glua.LState) func() error {
 	ctx := L.Context()
 	if ctx == nil {
-		return
+		return nil
 	}
-	select {
-	case <-ctx.Done():
-		L.RaiseError("%s", ctx.Err().Error())
-	default:
+	return func() error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+			return nil
+		}
 	}
+}
+
+// find runs the matcher, raising its errors as Lua errors.
+func find(L *glua.LState, src, pat string, init int) *pattern.Match {
+	m, err := pattern.Find(src, pat, init, matchTick(L))
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	return m
+}
+
+// pushCaptures pushes the captures of m; with whole and no captures it
+// pushes the whole match.
+func pushCaptures(L *glua.LState, src string, m *pattern.Match, whole bool) int {
+	if len(m.Captures) == 0 && whole {
+		L.Push(glua.LString(src[m.Start:m.End]))
+		return 1
+	}
+	for _, cp := range m.Captures {
+		switch cp.Len {
+		case pattern.Unfinished:
+			L.RaiseError("unfinished capture")
+		case pattern.Position:
+			L.Push(glua.LNumber(cp.Start + 1))
+		default:
+			L.Push(glua.LString(src[cp.Start : cp.Start+cp.Len]))
+		}
+	}
+	return len(m.Captures)
 }
 
 // startOffset converts Lua's 1-based, possibly negative init argument to a
@@ -97,16 +131,16 @@ func strMatch(L *glua.LState) int { return findAux(L, false) }
 // findAux implements string.find and string.match with gopher-lua's
 // observable behaviour: find with an empty pattern is (1, 0), match
 // without a match returns no value.
-func findAux(L *glua.LState, find bool) int {
+func findAux(L *glua.LState, isFind bool) int {
 	src := L.CheckString(1)
 	pat := L.CheckString(2)
-	if find && pat == "" {
+	if isFind && pat == "" {
 		L.Push(glua.LNumber(1))
 		L.Push(glua.LNumber(0))
 		return 2
 	}
 	init := startOffset(L, 3, len(src))
-	if find && init <= len(src) && (L.ToBool(4) || !strings.ContainsAny(pat, patternSpecials)) {
+	if isFind && init <= len(src) && (L.ToBool(4) || !strings.ContainsAny(pat, patternSpecials)) {
 		if i := strings.Index(src[init:], pat); i >= 0 {
 			L.Push(glua.LNumber(init + i + 1))
 			L.Push(glua.LNumber(init + i + len(pat)))
@@ -115,17 +149,16 @@ func findAux(L *glua.LState, find bool) int {
 		L.Push(glua.LNil)
 		return 1
 	}
-	m := newMatcher(L, src, pat)
-	if s, e, ok := m.find(init); ok {
-		if !find {
-			return m.pushCaptures(s, e, true)
+	if m := find(L, src, pat, init); m != nil {
+		if !isFind {
+			return pushCaptures(L, src, m, true)
 		}
-		L.Push(glua.LNumber(s + 1))
-		L.Push(glua.LNumber(e))
-		return m.pushCaptures(s, e, false) + 2
+		L.Push(glua.LNumber(m.Start + 1))
+		L.Push(glua.LNumber(m.End))
+		return pushCaptures(L, src, m, false) + 2
 	}
 	L.Push(glua.LNil)
-	if find {
+	if isFind {
 		return 1
 	}
 	return 0
@@ -141,20 +174,19 @@ func strGmatch(L *glua.LState) int {
 		if pos > len(src) {
 			return 0
 		}
-		m := newMatcher(L, src, pat)
-		s, e, ok := m.find(pos)
+		m := find(L, src, pat, pos)
 		switch {
-		case !ok || m.anchored():
+		case m == nil || pattern.Anchored(pat):
 			pos = len(src) + 1
-		case e > s:
-			pos = e
+		case m.End > m.Start:
+			pos = m.End
 		default:
-			pos = s + 1
+			pos = m.Start + 1
 		}
-		if !ok {
+		if m == nil {
 			return 0
 		}
-		return m.pushCaptures(s, e, true)
+		return pushCaptures(L, src, m, true)
 	}))
 	return 1
 }

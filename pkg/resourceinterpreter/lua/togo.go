@@ -29,36 +29,18 @@ var (
 // table: the members of a table are pushed on top, used, then released, so
 // nested tables stack above their parents.
 type kvStack struct {
-	kv    []glua.LValue
-	visit func(k, v glua.LValue)
+	kv []glua.LValue
 }
 
 func (s *kvStack) collect(t *glua.LTable) (start, end int) {
 	start = len(s.kv)
-	if tableLayoutOK {
-		// ForEach boxes every string key again; the key list holds them
-		// boxed already (and every key held, with removed ones).
-		in := internals(t)
-		for i, v := range in.array {
-			if v != glua.LNil {
-				s.kv = append(s.kv, glua.LNumber(i+1), v)
-			}
-		}
-		for _, k := range in.keys {
-			if v := t.RawGetH(k); v != glua.LNil {
-				s.kv = append(s.kv, k, v)
-			}
-		}
-		return start, len(s.kv)
+	// Next hands out the keys boxed already (ForEach boxes every string
+	// key again) and visits them in insertion order.
+	for k, v := t.Next(glua.LNil); k != glua.LNil; k, v = t.Next(k) {
+		s.kv = append(s.kv, k, v)
 	}
-	if s.visit == nil {
-		s.visit = s.push
-	}
-	t.ForEach(s.visit)
 	return start, len(s.kv)
 }
-
-func (s *kvStack) push(k, v glua.LValue) { s.kv = append(s.kv, k, v) }
 
 func (s *kvStack) release(start int) {
 	clear(s.kv[start:])

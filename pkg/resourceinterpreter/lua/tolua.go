@@ -61,11 +61,7 @@ func (c *converter) value(v any) (glua.LValue, error) {
 		if c.lazy != nil {
 			return c.lazy.proxy(c.L, t), nil
 		}
-		hcap := len(t)
-		if c.tables != nil {
-			hcap = 0 // fillObject sizes it
-		}
-		tbl := c.L.CreateTable(0, hcap)
+		tbl := c.L.CreateTable(0, len(t))
 		return tbl, c.fillObject(tbl, t)
 	case []any:
 		if t == nil {
@@ -117,9 +113,6 @@ func (c *converter) fillObject(tbl *glua.LTable, m map[string]any) error {
 		if lv != glua.LNil {
 			c.members = append(c.members, member{k, lv})
 		}
-	}
-	if reuse {
-		c.lazy.clearMembers(tbl, c.tables) // now in c.members
 	}
 	c.tables.setMembers(tbl, c.members[mstart:])
 	return nil

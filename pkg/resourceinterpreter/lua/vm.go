@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	glua "github.com/yuin/gopher-lua"
 
@@ -18,6 +19,8 @@ type VM struct {
 	pool  *pool
 	guard *memoryGuard
 	memo  *podMemo
+	// printed rate-limits the log lines of script print().
+	printed printLimiter
 }
 
 // New returns a VM with opts (zero values take the defaults).
@@ -49,6 +52,7 @@ type state struct {
 	L      *glua.LState
 	budget *budget
 	guard  *memoryGuard
+	iso    *isolation
 }
 
 func (vm *VM) newState() (*state, error) {
@@ -60,10 +64,12 @@ func (vm *VM) newState() (*state, error) {
 	b.memo = vm.memo
 	b.lazy = newLazyTables(L)
 	b.lazy.wrapRawReaders(L)
+	L.SetGlobal("print", L.NewFunction(vm.print))
+	iso := isolate(L)
 	b.tables = newTableBuilder(L)
 	L.SetContext(b)
 	vm.guard.register(b)
-	return &state{L: L, budget: b, guard: vm.guard}, nil
+	return &state{L: L, budget: b, guard: vm.guard, iso: iso}, nil
 }
 
 func (s *state) close() {
@@ -93,6 +99,7 @@ func (vm *VM) run(ctx context.Context, c *call) (err error) {
 		return vm.scriptError(c, err)
 	}
 	st.budget.begin(ctx)
+	st.budget.script, st.budget.op = c.script.Name, c.op
 	vm.guard.enter()
 	defer func() {
 		if r := recover(); r != nil {
@@ -104,7 +111,7 @@ func (vm *VM) run(ctx context.Context, c *call) (err error) {
 			vm.pool.discard(st)
 			return
 		}
-		st.budget.lazy.detach(st.budget.tables)
+		st.budget.lazy.detach()
 		st.budget.tables.release()
 		st.L.SetTop(0)
 		vm.pool.put(st)
@@ -119,13 +126,14 @@ func (vm *VM) execute(st *state, c *call) error {
 	if err != nil {
 		return vm.scriptError(c, err)
 	}
-	// A global left by another script must not stand in for a missing one.
-	L.SetGlobal(c.entry, glua.LNil)
+	// The chunk runs in an environment of its own (see isolation.go).
+	env := st.iso.environment(L)
+	fn.Env = env
 	L.Push(fn)
 	if err := L.PCall(0, 0, nil); err != nil {
 		return vm.luaError(st, c, err)
 	}
-	entry := L.GetGlobal(c.entry)
+	entry := env.RawGetString(c.entry)
 	switch entry.Type() {
 	case glua.LTNil:
 		return vm.scriptError(c, fmt.Errorf("not found function %s", c.entry))
@@ -176,7 +184,7 @@ func (vm *VM) luaError(st *state, c *call, err error) error {
 	if errors.As(err, &apiErr) && apiErr.Object != nil {
 		msg = apiErr.Object.String()
 	}
-	msg = strings.TrimSpace(msg)
+	msg = truncate(strings.TrimSpace(msg))
 	if stop := st.budget.exceeded(); stop != nil {
 		return vm.scriptError(c, &wrappedError{msg: msg, cause: stop})
 	}
@@ -201,7 +209,31 @@ type ScriptError struct {
 }
 
 func (e *ScriptError) Error() string {
-	return fmt.Sprintf("customization %q %s: %v", e.Customization, e.Operation, e.Err)
+	return truncate(fmt.Sprintf("customization %q %s: %v", e.Customization, e.Operation, e.Err))
+}
+
+// MaxErrorBytes bounds the text of a script's error (error("...") of any
+// size, a result quoted in an error): errors reach logs and Events.
+const MaxErrorBytes = 4096
+
+// truncate cuts s to MaxErrorBytes, on a UTF-8 boundary, with a marker
+// saying how long it was.
+func truncate(s string) string {
+	if len(s) <= MaxErrorBytes {
+		return s
+	}
+	return fmt.Sprintf("%s... (truncated, %d bytes in all)", truncateTo(s, MaxErrorBytes), len(s))
+}
+
+// truncateTo cuts s to at most n bytes on a UTF-8 boundary.
+func truncateTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func (e *ScriptError) Unwrap() error { return e.Err }

@@ -14,21 +14,8 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
-// The tables built by the table builder (ltable.go) must behave exactly as
+// The tables built by the table builder (tables.go) must behave exactly as
 // the tables RawSetString builds.
-
-func TestTableLayoutMatches(t *testing.T) {
-	if !tableLayoutOK {
-		t.Fatal("glua.LTable no longer has the layout ltable mirrors: the table builder is off (update ltable)")
-	}
-	type other struct {
-		Metatable glua.LValue
-		array     []glua.LValue
-	}
-	if layoutMatches(reflect.TypeOf(glua.LTable{}), reflect.TypeOf(other{})) {
-		t.Error("a different layout matches")
-	}
-}
 
 // statusFixture has statuses of one shape (members in different orders),
 // of another shape, escapes, numbers of every kind, nulls and empties.
@@ -136,7 +123,7 @@ func eagerItems(t *testing.T, items []workv1alpha2.AggregatedStatusItem, body st
 	return toJSON(t, v), nil
 }
 
-func TestLeakedStatusItemsAreEmptied(t *testing.T) {
+func TestReusedStatusTablesAreNotVisible(t *testing.T) {
 	vm := newVM(t, Options{PoolSize: 1})
 	tmpl := obj(t, `{"kind":"X"}`)
 	keep := NewScript("keep", `function AggregateStatus(desired, items)
@@ -150,10 +137,10 @@ end`)
 	if err != nil || toJSON(t, out.Object["status"]) != `{"first":1,"leakedFirst":1,"leakedKeys":false,"n":1}` {
 		t.Fatalf("first call: %v %v", out, err)
 	}
-	// The tables kept from the first call are empty: never the second
-	// call's statuses, whose maps may be the first call's, reused.
+	// Globals do not outlive a call: the second call cannot see the
+	// tables of the first (which the state reuses).
 	out, err = vm.AggregateStatus(ctx, keep, tmpl, second)
-	if err != nil || toJSON(t, out.Object["status"]) != `{"first":2,"leakedFirst":"gone","leakedKeys":true,"n":1}` {
+	if err != nil || toJSON(t, out.Object["status"]) != `{"first":2,"leakedFirst":2,"leakedKeys":false,"n":1}` {
 		t.Fatalf("second call: %v %v", out, err)
 	}
 }
@@ -229,7 +216,7 @@ func TestTableBuilderBounds(t *testing.T) {
 	if len(tb.interned) > maxInterned {
 		t.Errorf("%d interned strings", len(tb.interned))
 	}
-	for i := 0; i < maxShapes*2+10; i++ {
+	for i := 0; i < 100; i++ {
 		k := fmt.Sprintf("k%d", i)
 		tbl := tb.object([]member{{k, glua.LNumber(i)}, {"a", glua.LTrue}})
 		if got := tbl.RawGetString(k); got != glua.LNumber(i) {
@@ -238,22 +225,6 @@ func TestTableBuilderBounds(t *testing.T) {
 		if k1, _ := tbl.Next(glua.LNil); k1.String() != "a" {
 			t.Fatalf("first key %v, want a", k1)
 		}
-	}
-	if len(tb.shapes) > maxShapes {
-		t.Errorf("%d shapes", len(tb.shapes))
-	}
-	// Objects too big to share a shape get their own key list.
-	var big []member
-	for i := maxSharedMembers + 1; i > 0; i-- {
-		big = append(big, member{fmt.Sprintf("k%03d", i), glua.LNumber(i)})
-	}
-	tbl := tb.object(big)
-	if k, _ := tbl.Next(glua.LNil); k.String() != "k001" || tbl.Metatable != glua.LNil {
-		t.Errorf("big object: first key %v, metatable %v", k, tbl.Metatable)
-	}
-	tb.release()
-	if tbl.RawGetString("k001") != glua.LNil {
-		t.Error("released table not emptied")
 	}
 }
 

@@ -1,49 +1,98 @@
-package lua
+package pattern
 
-import (
-	glua "github.com/yuin/gopher-lua"
-)
-
-// Lua pattern matching, written for the sandbox: unlike gopher-lua's
-// matcher it checks the call's context while it backtracks, so a
-// pathological pattern on a long string stops at the time limit instead of
-// hanging the controller. It follows Lua 5.1 where gopher-lua (and thus
-// Karmada) does; where they differ it follows gopher-lua: there is no %f
-// frontier (%f is the letter f), '^' anchors in gmatch.
-
+// Limits of a match.
 const (
-	maxCaptures     = 32
-	maxMatchDepth   = 200
-	capUnfinished   = -1
-	capPosition     = -2
-	matchCheckEvery = 256
+	MaxCaptures   = 32
+	maxMatchDepth = 200
+	// checkEvery is how many steps run between two calls of Tick.
+	checkEvery = 256
 )
+
+// Capture lengths with a special meaning.
+const (
+	// Unfinished is the length of a capture still open when the match
+	// ended ("(a" matched by string.find): pushing it is an error.
+	Unfinished = -1
+	// Position is the length of a position capture "()".
+	Position = -2
+)
+
+// Capture is one capture of a match: src[Start:Start+Len], or the
+// position Start (0-based) when Len is Position.
+type Capture struct{ Start, Len int }
+
+// Match is a successful match: src[Start:End], with its captures.
+type Match struct {
+	Start, End int
+	Captures   []Capture
+}
+
+// Error is a malformed pattern, or a match stopped by Tick.
+type Error struct {
+	Message string
+	// Cause is the error Tick returned, if that stopped the match.
+	Cause error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Anchored reports whether pat matches only at the start ('^').
+func Anchored(pat string) bool { return len(pat) > 0 && pat[0] == '^' }
+
+// Find returns the first match of pat in src at or after init (a 0-based
+// offset, which may lie past the end of src where only empty matches are
+// possible). An anchored pattern is tried at init only. tick, when set, is
+// called every few hundred steps; an error it returns stops the match.
+// The error is an *Error: a malformed pattern, one too complex, or a stop.
+func Find(src, pat string, init int, tick func() error) (match *Match, err error) {
+	m := &matcher{src: src, pat: pat, tick: tick}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			match, err = nil, e
+		}
+	}()
+	s, e, ok := m.find(init)
+	if !ok {
+		return nil, nil
+	}
+	match = &Match{Start: s, End: e}
+	if m.level > 0 {
+		match.Captures = make([]Capture, m.level)
+		for i := range m.level {
+			match.Captures[i] = Capture{Start: m.capture[i].init, Len: m.capture[i].len}
+		}
+	}
+	return match, nil
+}
 
 type capture struct{ init, len int }
 
 type matcher struct {
-	L        *glua.LState
 	src, pat string
+	tick     func() error
 	level    int
 	depth    int
 	ticks    int
-	capture  [maxCaptures]capture
+	capture  [MaxCaptures]capture
 }
 
-func newMatcher(L *glua.LState, src, pat string) *matcher {
-	return &matcher{L: L, src: src, pat: pat}
-}
-
-func (m *matcher) tick() {
+func (m *matcher) step() {
 	m.ticks++
-	if m.ticks%matchCheckEvery == 0 {
-		interrupted(m.L)
+	if m.ticks%checkEvery == 0 && m.tick != nil {
+		if err := m.tick(); err != nil {
+			panic(&Error{Message: err.Error(), Cause: err})
+		}
 	}
 }
 
-func (m *matcher) fail(msg string) { m.L.RaiseError("%s", msg) }
+func (m *matcher) fail(msg string) { panic(&Error{Message: msg}) }
 
-func (m *matcher) anchored() bool { return len(m.pat) > 0 && m.pat[0] == '^' }
+func (m *matcher) anchored() bool { return Anchored(m.pat) }
 
 // find returns the first match at or after init: (start, end, true). An
 // anchored pattern is tried at init only.
@@ -72,16 +121,16 @@ func (m *matcher) match(s, p int) int {
 	}
 	defer func() { m.depth-- }()
 	for {
-		m.tick()
+		m.step()
 		if p == len(m.pat) {
 			return s
 		}
 		switch m.pat[p] {
 		case '(':
 			if p+1 < len(m.pat) && m.pat[p+1] == ')' {
-				return m.startCapture(s, p+2, capPosition)
+				return m.startCapture(s, p+2, Position)
 			}
-			return m.startCapture(s, p+1, capUnfinished)
+			return m.startCapture(s, p+1, Unfinished)
 		case ')':
 			return m.endCapture(s, p+1)
 		case '%':
@@ -232,7 +281,7 @@ func (m *matcher) maxExpand(s, p, ep int) int {
 	i := 0
 	for s+i < len(m.src) && m.singleMatch(m.src[s+i], p, ep) {
 		i++
-		m.tick()
+		m.step()
 	}
 	for ; i >= 0; i-- {
 		if e := m.match(s+i, ep+1); e >= 0 {
@@ -256,7 +305,7 @@ func (m *matcher) minExpand(s, p, ep int) int {
 }
 
 func (m *matcher) startCapture(s, p, what int) int {
-	if m.level >= maxCaptures {
+	if m.level >= MaxCaptures {
 		m.fail("too many captures")
 	}
 	m.capture[m.level] = capture{init: s, len: what}
@@ -273,14 +322,14 @@ func (m *matcher) endCapture(s, p int) int {
 	m.capture[l].len = s - m.capture[l].init
 	e := m.match(s, p)
 	if e < 0 {
-		m.capture[l].len = capUnfinished
+		m.capture[l].len = Unfinished
 	}
 	return e
 }
 
 func (m *matcher) captureToClose() int {
 	for l := m.level - 1; l >= 0; l-- {
-		if m.capture[l].len == capUnfinished {
+		if m.capture[l].len == Unfinished {
 			return l
 		}
 	}
@@ -298,7 +347,7 @@ func (m *matcher) matchBalance(s, p int) int {
 	open, close := m.pat[p], m.pat[p+1]
 	depth := 1
 	for i := s + 1; i < len(m.src); i++ {
-		m.tick()
+		m.step()
 		switch m.src[i] {
 		case close:
 			depth--
@@ -314,36 +363,19 @@ func (m *matcher) matchBalance(s, p int) int {
 
 func (m *matcher) matchCapture(s int, c byte) int {
 	l := int(c - '1')
-	if l < 0 || l >= m.level || m.capture[l].len == capUnfinished {
+	if l < 0 || l >= m.level || m.capture[l].len == Unfinished {
 		m.fail("invalid capture index")
 	}
 	cp := m.capture[l]
+	if cp.len == Position {
+		// A position has no text; gopher-lua (Karmada) matches it as
+		// the empty string.
+		return s
+	}
 	if len(m.src)-s >= cp.len && m.src[cp.init:cp.init+cp.len] == m.src[s:s+cp.len] {
 		return s + cp.len
 	}
 	return -1
-}
-
-// pushCaptures pushes the captures of the match src[s:e]; with whole and
-// no captures it pushes the whole match.
-func (m *matcher) pushCaptures(s, e int, whole bool) int {
-	n := m.level
-	if n == 0 && whole {
-		m.L.Push(glua.LString(m.src[s:e]))
-		return 1
-	}
-	for i := 0; i < n; i++ {
-		cp := m.capture[i]
-		switch cp.len {
-		case capUnfinished:
-			m.fail("unfinished capture")
-		case capPosition:
-			m.L.Push(glua.LNumber(cp.init + 1))
-		default:
-			m.L.Push(glua.LString(m.src[cp.init : cp.init+cp.len]))
-		}
-	}
-	return n
 }
 
 // matchClass matches c against a %-class letter, C-locale semantics.
