@@ -36,7 +36,7 @@ func customizationOf(name, getReplicas string) configv1alpha1.ResourceInterprete
 	}
 }
 
-func workload() *unstructured.Unstructured {
+func luaWorkload() *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "example.io/v1", "kind": "Workload",
 		"metadata": map[string]any{"name": "w", "namespace": "default"},
@@ -100,11 +100,11 @@ func TestLuaHostileCompile(t *testing.T) {
 			default:
 				t.Error("no event")
 			}
-			_, _, err := i.GetReplicas(context.Background(), workload())
+			_, _, err := i.GetReplicas(context.Background(), luaWorkload())
 			if err == nil || !strings.Contains(err.Error(), p.limit) {
 				t.Errorf("GetReplicas: %v, want the limit error", err)
 			}
-			other := workload()
+			other := luaWorkload()
 			other.SetKind("Other")
 			if n, _, err := i.GetReplicas(context.Background(), other); err != nil || n != 5 {
 				t.Errorf("the honest customization: %d, %v", n, err)
@@ -141,10 +141,10 @@ function GetReplicas(o)
 end`)
 	honest.Spec.Target.Kind = "Other"
 	i.LoadConfig([]configv1alpha1.ResourceInterpreterCustomization{hostile, honest})
-	other := workload()
+	other := luaWorkload()
 	other.SetKind("Other")
 	for n := 0; n < 50; n++ {
-		if _, _, err := i.GetReplicas(context.Background(), workload()); err != nil {
+		if _, _, err := i.GetReplicas(context.Background(), luaWorkload()); err != nil {
 			t.Fatal(err)
 		}
 		if r, _, err := i.GetReplicas(context.Background(), other); err != nil || r != 7 {
@@ -171,7 +171,7 @@ func TestLuaHostileRuntime(t *testing.T) {
 	i.LoadConfig(list)
 	for name, p := range probes {
 		t.Run(name, func(t *testing.T) {
-			obj := workload()
+			obj := luaWorkload()
 			obj.SetKind(name)
 			within(t, func() {
 				_, _, err := i.GetReplicas(context.Background(), obj)
@@ -187,7 +187,7 @@ func TestLuaHostileRuntime(t *testing.T) {
 	// table.concat of many elements works.
 	c := customizationOf("concat", `function GetReplicas(o) local t = {} for i = 1, 3000 do t[i] = "x" end return #table.concat(t), nil end`)
 	i.LoadConfig([]configv1alpha1.ResourceInterpreterCustomization{c})
-	if n, _, err := i.GetReplicas(context.Background(), workload()); err != nil || n != 3000 {
+	if n, _, err := i.GetReplicas(context.Background(), luaWorkload()); err != nil || n != 3000 {
 		t.Errorf("table.concat of 3000 elements: %d, %v", n, err)
 	}
 }
