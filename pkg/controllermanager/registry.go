@@ -48,16 +48,22 @@ func enabled(name string, list []string) bool {
 	return star && !controllers[name].offByDefault
 }
 
-// validateControllers rejects unknown names so a typo does not silently
-// disable a controller.
+// isRegistered reports whether Propel has a controller named name.
+func isRegistered(name string) bool {
+	_, ok := controllers[name]
+	return ok
+}
+
+// validateControllers rejects names that are neither Propel's nor
+// Karmada's, so a typo does not silently disable a controller.
 func validateControllers(list []string) error {
 	for _, entry := range list {
 		name := strings.TrimPrefix(entry, "-")
 		if entry == "*" {
 			continue
 		}
-		if _, ok := controllers[name]; !ok {
-			return fmt.Errorf("--controllers: unknown controller %q (known: %s)", name, allControllerNames())
+		if !isRegistered(name) && !isKarmadaController(name) {
+			return fmt.Errorf("--controllers: unknown controller %q (Propel's: %s; Karmada's names are accepted too)", name, allControllerNames())
 		}
 	}
 	return nil

@@ -40,7 +40,11 @@ func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue)
 }
 
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
-	h.s.writes.observe(types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}, e.ObjectNew.GetResourceVersion())
+	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
+	h.s.writes.observe(key, e.ObjectNew.GetResourceVersion())
+	if b, ok := wrap(e.ObjectNew); ok {
+		h.s.assumed.observeApplied(key, b.status)
+	}
 	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
 		return
 	}
@@ -50,7 +54,9 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 }
 
 func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue) {
-	h.s.writes.forget(types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()})
+	key := types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()}
+	h.s.writes.forget(key)
+	h.s.assumed.forget(key)
 }
 
 func (h *bindingHandler) Generic(_ context.Context, e event.GenericEvent, q queue) {

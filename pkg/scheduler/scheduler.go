@@ -37,6 +37,12 @@ type Options struct {
 	Plugins []string
 	// EnableEmptyWorkloadPropagation is --enable-empty-workload-propagation.
 	EnableEmptyWorkloadPropagation bool
+	// DisableAssume turns the assume cache off (see assumeCache): parallel
+	// workers may then overcommit clusters. For tests and comparisons only.
+	DisableAssume bool
+	// DisableResourceModels turns off the general estimator's resource-model
+	// path (gate CustomizedClusterResourceModeling off).
+	DisableResourceModels bool
 	// Workers schedule different bindings in parallel (default 8). The
 	// core is a pure function of the binding and the cached clusters, and a
 	// binding is never in two workers at once; karmada-scheduler uses one
@@ -52,6 +58,7 @@ type Scheduler struct {
 	client   client.Client
 	recorder record.EventRecorder
 	writes   *writeMemo
+	assumed  *assumeCache
 	workers  int
 	now      func() time.Time
 }
@@ -69,12 +76,18 @@ func New(opts Options) (*Scheduler, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = 8
 	}
+	assumed := newAssumeCache()
+	assumed.disabled = opts.DisableAssume
 	return &Scheduler{
 		name:    name,
 		workers: opts.Workers,
+		assumed: assumed,
 		core: &core.Scheduler{
-			Plugins:                        set,
-			Estimator:                      estimator.Default(),
+			Plugins: set,
+			Estimator: &estimator.Set{
+				Estimators:   []estimator.Estimator{estimator.General{DisableResourceModels: opts.DisableResourceModels}},
+				Reservations: assumed,
+			},
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
 		},
 		writes: newWriteMemo(),
