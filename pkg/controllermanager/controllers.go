@@ -49,6 +49,7 @@ func setupScheduler(_ context.Context, c *Context) error {
 	s, err := scheduler.New(scheduler.Options{
 		SchedulerName:         c.Options.SchedulerName,
 		DisableResourceModels: !c.Options.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
+		IgnorePriority:        !c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
 	})
 	if err != nil {
 		return err

@@ -69,7 +69,7 @@ var known = map[Gate]spec{
 	PropagateDeps:                     {enabled: true, stage: beta, implemented: true},
 	PropagationPolicyPreemption:       {enabled: false, stage: alpha, implemented: true},
 	CustomizedClusterResourceModeling: {enabled: true, stage: beta, implemented: true},
-	PriorityBasedScheduling:           {enabled: true, stage: beta},
+	PriorityBasedScheduling:           {enabled: true, stage: beta, implemented: true},
 	Failover:                          {enabled: false, stage: beta},
 	GracefulEviction:                  {enabled: true, stage: beta},
 	MultiClusterService:               {enabled: false, stage: alpha},

@@ -82,13 +82,13 @@ func (s *Scheduler) requeueIfAffected(q queue, obj client.Object, clusters []*cl
 	}
 	p := b.spec.Placement
 	if len(p.ClusterAffinities) > 0 && b.status.SchedulerObservedGeneration != obj.GetGeneration() {
-		enqueue(q, b)
+		s.enqueue(q, b)
 		return
 	}
 	m := affinity.MustCompile(eventAffinity(p, b.status.SchedulerObservedAffinityName))
 	for _, c := range clusters {
 		if m.Matches(c) {
-			enqueue(q, b)
+			s.enqueue(q, b)
 			return
 		}
 	}

@@ -37,6 +37,10 @@ type Options struct {
 	Plugins []string
 	// EnableEmptyWorkloadPropagation is --enable-empty-workload-propagation.
 	EnableEmptyWorkloadPropagation bool
+	// IgnorePriority queues every binding with the same priority
+	// (PriorityBasedScheduling gate off); by default the queue serves
+	// higher spec.schedulePriority.priority first.
+	IgnorePriority bool
 	// DisableAssume turns the assume cache off (see assumeCache): parallel
 	// workers may then overcommit clusters. For tests and comparisons only.
 	DisableAssume bool
@@ -60,7 +64,9 @@ type Scheduler struct {
 	writes   *writeMemo
 	assumed  *assumeCache
 	workers  int
-	now      func() time.Time
+	// ignorePriority is Options.IgnorePriority.
+	ignorePriority bool
+	now            func() time.Time
 }
 
 // New builds a Scheduler from opts.
@@ -79,9 +85,10 @@ func New(opts Options) (*Scheduler, error) {
 	assumed := newAssumeCache()
 	assumed.disabled = opts.DisableAssume
 	return &Scheduler{
-		name:    name,
-		workers: opts.Workers,
-		assumed: assumed,
+		name:           name,
+		workers:        opts.Workers,
+		assumed:        assumed,
+		ignorePriority: opts.IgnorePriority,
 		core: &core.Scheduler{
 			Plugins: set,
 			Estimator: &estimator.Set{

@@ -64,6 +64,7 @@ func Build(o *Options) (ctrl.Manager, error) {
 		Plugins:                        o.Plugins,
 		EnableEmptyWorkloadPropagation: o.EnableEmptyWorkloadPropagation,
 		DisableResourceModels:          !o.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
+		IgnorePriority:                 !o.FeatureGates.Enabled(features.PriorityBasedScheduling),
 	})
 	if err != nil {
 		return nil, err
