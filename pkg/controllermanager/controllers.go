@@ -39,7 +39,11 @@ func setupBinding(_ context.Context, c *Context) error {
 // karmada-scheduler); disable it with --controllers=-scheduler to keep
 // karmada-scheduler during a migration.
 func setupScheduler(_ context.Context, c *Context) error {
-	s, err := scheduler.New(scheduler.Options{SchedulerName: c.Options.SchedulerName})
+	s, err := scheduler.New(scheduler.Options{
+		SchedulerName:         c.Options.SchedulerName,
+		DisableResourceModels: !c.Options.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
+		IgnorePriority:        !c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
+	})
 	if err != nil {
 		return err
 	}

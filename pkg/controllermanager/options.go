@@ -8,8 +8,10 @@ package controllermanager
 import (
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
 
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 )
@@ -48,7 +50,13 @@ type Options struct {
 	ClusterAPIQPS   float32
 	ClusterAPIBurst int
 
-	ClusterStatusUpdateFrequency  time.Duration
+	ClusterStatusUpdateFrequency time.Duration
+	ClusterSuccessThreshold      time.Duration
+	ClusterFailureThreshold      time.Duration
+	ClusterCacheSyncTimeout      time.Duration
+	// EnableClusterResourceModeling collects nodeSummary and
+	// resourceSummary (and resource models) from the members.
+	EnableClusterResourceModeling bool
 	ConcurrentClusterSyncs        int
 	ConcurrentBindingSyncs        int
 	ConcurrentClusterBindingSyncs int
@@ -67,6 +75,9 @@ type Options struct {
 
 	// FeatureGates is --feature-gates; nil means every gate at its default.
 	FeatureGates *features.Gates
+
+	// inactive are the Karmada flags accepted without effect (AddFlags).
+	inactive *commandline.Inactive
 }
 
 // NewOptions returns Karmada's defaults.
@@ -88,6 +99,10 @@ func NewOptions() *Options {
 		ClusterAPIQPS:                 40,
 		ClusterAPIBurst:               60,
 		ClusterStatusUpdateFrequency:  10 * time.Second,
+		ClusterSuccessThreshold:       30 * time.Second,
+		ClusterFailureThreshold:       30 * time.Second,
+		ClusterCacheSyncTimeout:       2 * time.Minute,
+		EnableClusterResourceModeling: true,
 		ConcurrentClusterSyncs:        5,
 		ConcurrentBindingSyncs:        5,
 		ConcurrentClusterBindingSyncs: 5,
@@ -124,6 +139,10 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.Float32Var(&o.ClusterAPIQPS, "cluster-api-qps", o.ClusterAPIQPS, "QPS to each member cluster.")
 	fs.IntVar(&o.ClusterAPIBurst, "cluster-api-burst", o.ClusterAPIBurst, "Burst to each member cluster.")
 	fs.DurationVar(&o.ClusterStatusUpdateFrequency, "cluster-status-update-frequency", o.ClusterStatusUpdateFrequency, "How often member cluster status is collected.")
+	fs.DurationVar(&o.ClusterSuccessThreshold, "cluster-success-threshold", o.ClusterSuccessThreshold, "How long a member must be seen healthy before it is marked Ready.")
+	fs.DurationVar(&o.ClusterFailureThreshold, "cluster-failure-threshold", o.ClusterFailureThreshold, "How long a member must be seen unhealthy before it is marked not Ready.")
+	fs.DurationVar(&o.ClusterCacheSyncTimeout, "cluster-cache-sync-timeout", o.ClusterCacheSyncTimeout, "Longest wait for a member's node and pod informers to sync.")
+	fs.BoolVar(&o.EnableClusterResourceModeling, "enable-cluster-resource-modeling", o.EnableClusterResourceModeling, "Collect members' nodes and pods into Cluster status (nodeSummary, resourceSummary, resource models) for the scheduler.")
 	fs.IntVar(&o.ConcurrentClusterSyncs, "concurrent-cluster-syncs", o.ConcurrentClusterSyncs, "Clusters reconciled concurrently.")
 	fs.IntVar(&o.ConcurrentBindingSyncs, "concurrent-resourcebinding-syncs", o.ConcurrentBindingSyncs, "ResourceBindings reconciled concurrently.")
 	fs.IntVar(&o.ConcurrentClusterBindingSyncs, "concurrent-clusterresourcebinding-syncs", o.ConcurrentClusterBindingSyncs, "ClusterResourceBindings reconciled concurrently.")
@@ -140,4 +159,19 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
 	fs.StringVar(&o.SoftMemoryLimit, "soft-memory-limit", o.SoftMemoryLimit, "Go runtime soft memory limit (e.g. 256Mi): the garbage collector works harder near it. Default: GOMEMLIMIT if set, else 90% of the container's cgroup memory limit, else none.")
 	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
+	o.inactive = commandline.AddInactiveFlags(fs, "karmada-controller-manager", inactiveFlags)
+}
+
+// warnInactive logs, once, every Karmada flag, feature gate and controller
+// given on the command line that Propel accepts but does not act on.
+func (o *Options) warnInactive(logger logr.Logger) {
+	if o.inactive != nil {
+		o.inactive.Warn(logger)
+	}
+	for _, g := range o.FeatureGates.Inactive() {
+		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
+	}
+	for _, name := range inactiveControllers(o.Controllers, NewControllerRegistry().IsRegistered) {
+		logger.Info("warning: controller accepted for compatibility has no effect in Propel", "controller", name)
+	}
 }

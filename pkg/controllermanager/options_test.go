@@ -32,9 +32,9 @@ func TestFeatureGatesFlag(t *testing.T) {
 	if !o.FeatureGates.Enabled(features.PropagationPolicyPreemption) || o.FeatureGates.Enabled(features.PropagateDeps) {
 		t.Fatalf("after --feature-gates: %s", o.FeatureGates)
 	}
-	_, err = parseFlags("--feature-gates=PropagationPolicyPreemption=true,Failover=true")
-	if err == nil || !strings.Contains(err.Error(), `"Failover"`) {
-		t.Fatalf("unknown gate: error %v, want one naming Failover", err)
+	_, err = parseFlags("--feature-gates=PropagationPolicyPreemption=true,Failovr=true")
+	if err == nil || !strings.Contains(err.Error(), `"Failovr"`) {
+		t.Fatalf("unknown gate: error %v, want one naming Failovr", err)
 	}
 }
 

@@ -22,6 +22,8 @@ func setupCluster(_ context.Context, c *Context) error {
 func setupClusterStatus(_ context.Context, c *Context) error {
 	return clusterstatus.New(c.MemberClients, clusterstatus.Options{
 		Workers: c.Options.ConcurrentClusterSyncs, UpdateFrequency: c.Options.ClusterStatusUpdateFrequency,
+		SuccessThreshold: c.Options.ClusterSuccessThreshold, FailureThreshold: c.Options.ClusterFailureThreshold,
+		CacheSyncTimeout: c.Options.ClusterCacheSyncTimeout, DisableResourceModeling: !c.Options.EnableClusterResourceModeling,
 	}).SetupWithManager(c.Manager)
 }
 

@@ -93,16 +93,22 @@ func (r ControllerRegistry) Enabled(name string, list []string) bool {
 	return known && star && !c.OffByDefault
 }
 
-// Validate rejects unknown names so a typo does not silently disable a
-// controller.
+// IsRegistered reports whether Propel has a controller named name.
+func (r ControllerRegistry) IsRegistered(name string) bool {
+	_, ok := r.lookup(name)
+	return ok
+}
+
+// Validate rejects names that are neither Propel's nor Karmada's, so a
+// typo does not silently disable a controller.
 func (r ControllerRegistry) Validate(list []string) error {
 	for _, entry := range list {
 		if entry == "*" {
 			continue
 		}
 		name := strings.TrimPrefix(entry, "-")
-		if _, ok := r.lookup(name); !ok {
-			return fmt.Errorf("--controllers: unknown controller %q (known: %s)", name, r.Names())
+		if !r.IsRegistered(name) && !isKarmadaController(name) {
+			return fmt.Errorf("--controllers: unknown controller %q (Propel's: %s; Karmada's names are accepted too)", name, r.Names())
 		}
 	}
 	return nil

@@ -21,9 +21,14 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	logger := ctrl.Log.WithName("controller-manager")
 	if limit > 0 {
-		ctrl.Log.WithName("controller-manager").Info("soft memory limit", "bytes", limit, "from", source)
+		logger.Info("soft memory limit", "bytes", limit, "from", source)
 	}
+	if err := NewControllerRegistry().Validate(o.Controllers); err != nil {
+		return err
+	}
+	o.warnInactive(logger)
 	mgr, _, err := Build(ctx, o)
 	if err != nil {
 		return err

@@ -1,7 +1,11 @@
-// Package features holds the feature gates of propel-controller-manager and
-// parses its --feature-gates flag. Gate names, defaults and the flag syntax
-// ("Name=true,Other=false") are Karmada's. Only gates Propel implements are
-// known: any other name is an error, so a gate is never silently ignored.
+// Package features holds the feature gates of Propel's binaries and parses
+// their --feature-gates flag. Gate names, maturity, defaults and the flag
+// syntax ("Name=true,Other=false", plus AllAlpha and AllBeta) are
+// Karmada's, so Karmada's deployment arguments are accepted unchanged.
+// Every Karmada gate is known; the ones Propel does not implement are
+// accepted and reported by Inactive so the binaries can say they have no
+// effect. A name that is not a Karmada gate is an error, so a typo is
+// never silently ignored.
 package features
 
 import (
@@ -15,30 +19,76 @@ import (
 // Gate is the name of a feature gate.
 type Gate string
 
-// The gates Propel implements.
+// Karmada's feature gates.
 const (
 	// PropagateDeps runs the dependencies distributor (propagateDeps).
 	PropagateDeps Gate = "PropagateDeps"
 	// PropagationPolicyPreemption lets a (Cluster)PropagationPolicy with
 	// `preemption: Always` take over templates claimed by a weaker policy.
 	PropagationPolicyPreemption Gate = "PropagationPolicyPreemption"
+	// CustomizedClusterResourceModeling lets the general estimator use the
+	// clusters' resource models (allocatableModelings).
+	CustomizedClusterResourceModeling Gate = "CustomizedClusterResourceModeling"
+	// PriorityBasedScheduling makes the scheduler serve bindings with a
+	// higher spec.schedulePriority first.
+	PriorityBasedScheduling Gate = "PriorityBasedScheduling"
+
+	Failover                       Gate = "Failover"
+	GracefulEviction               Gate = "GracefulEviction"
+	MultiClusterService            Gate = "MultiClusterService"
+	ResourceQuotaEstimate          Gate = "ResourceQuotaEstimate"
+	StatefulFailoverInjection      Gate = "StatefulFailoverInjection"
+	FederatedQuotaEnforcement      Gate = "FederatedQuotaEnforcement"
+	MultiplePodTemplatesScheduling Gate = "MultiplePodTemplatesScheduling"
+	ControllerPriorityQueue        Gate = "ControllerPriorityQueue"
+	WorkloadAffinity               Gate = "WorkloadAffinity"
+	SchedulingOvercommitProtection Gate = "SchedulingOvercommitProtection"
+
+	// AllAlpha and AllBeta set every alpha (beta) gate not set by name, as
+	// in Kubernetes' component-base.
+	AllAlpha Gate = "AllAlpha"
+	AllBeta  Gate = "AllBeta"
 )
 
-// spec is a gate's default and maturity, as Karmada declares them.
+// Maturity stages.
+const (
+	alpha = "ALPHA"
+	beta  = "BETA"
+)
+
+// spec is a gate's default and maturity as Karmada declares them, and
+// whether Propel implements it.
 type spec struct {
-	enabled bool
-	stage   string
+	enabled     bool
+	stage       string
+	implemented bool
 }
 
+// known is the data table of every gate: Karmada's list (v1.16 line).
 var known = map[Gate]spec{
-	PropagateDeps:               {enabled: true, stage: "BETA"},
-	PropagationPolicyPreemption: {enabled: false, stage: "ALPHA"},
+	PropagateDeps:                     {enabled: true, stage: beta, implemented: true},
+	PropagationPolicyPreemption:       {enabled: false, stage: alpha, implemented: true},
+	CustomizedClusterResourceModeling: {enabled: true, stage: beta, implemented: true},
+	PriorityBasedScheduling:           {enabled: true, stage: beta, implemented: true},
+	Failover:                          {enabled: false, stage: beta},
+	GracefulEviction:                  {enabled: true, stage: beta},
+	MultiClusterService:               {enabled: false, stage: alpha},
+	ResourceQuotaEstimate:             {enabled: false, stage: alpha},
+	StatefulFailoverInjection:         {enabled: false, stage: alpha},
+	FederatedQuotaEnforcement:         {enabled: false, stage: alpha},
+	MultiplePodTemplatesScheduling:    {enabled: false, stage: alpha},
+	ControllerPriorityQueue:           {enabled: true, stage: beta},
+	WorkloadAffinity:                  {enabled: false, stage: alpha},
+	SchedulingOvercommitProtection:    {enabled: false, stage: alpha},
 }
 
-// Known lists the gate names, sorted.
+// Known lists the gate names, sorted (AllAlpha and AllBeta excluded).
 func Known() []Gate {
 	return slices.Sorted(maps.Keys(known))
 }
+
+// Implemented reports whether Propel acts on gate g.
+func Implemented(g Gate) bool { return known[g].implemented }
 
 // Default reports a gate's default; unknown gates are off.
 func Default(g Gate) bool { return known[g].enabled }
@@ -50,14 +100,35 @@ type Gates struct {
 	set map[Gate]bool
 }
 
-// Enabled reports whether gate g is on.
+// Enabled reports whether gate name is on: a value set by name wins, then
+// AllAlpha / AllBeta for gates of that stage, then the default.
 func (g *Gates) Enabled(name Gate) bool {
 	if g != nil {
 		if v, ok := g.set[name]; ok {
 			return v
 		}
+		s := known[name]
+		if v, ok := g.set[AllAlpha]; ok && s.stage == alpha {
+			return v
+		}
+		if v, ok := g.set[AllBeta]; ok && s.stage == beta {
+			return v
+		}
 	}
 	return Default(name)
+}
+
+// Inactive lists the gates that are set (by name, or through AllAlpha /
+// AllBeta) to a value other than their default although Propel does not
+// implement them: setting them has no effect.
+func (g *Gates) Inactive() []Gate {
+	var out []Gate
+	for _, name := range Known() {
+		if !known[name].implemented && g.Enabled(name) != Default(name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Set parses "Name=bool[,Name=bool...]" and applies it over earlier values.
@@ -101,7 +172,7 @@ func Parse(value string) (map[Gate]bool, error) {
 		}
 		name, raw, found := strings.Cut(entry, "=")
 		gate := Gate(strings.TrimSpace(name))
-		if _, ok := known[gate]; !ok {
+		if _, ok := known[gate]; !ok && gate != AllAlpha && gate != AllBeta {
 			return nil, fmt.Errorf("unknown feature gate %q (known: %s)", gate, knownNames())
 		}
 		if !found {
@@ -117,17 +188,26 @@ func Parse(value string) (map[Gate]bool, error) {
 }
 
 // Usage is the --feature-gates help text: one line per gate with its
-// maturity and default, as Kubernetes components print them.
+// maturity and default, as Kubernetes components print them; gates Propel
+// accepts without acting on them are marked.
 func Usage() string {
-	lines := []string{"A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:"}
+	lines := []string{
+		"A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:",
+		"AllAlpha=true|false (ALPHA - default=false)",
+		"AllBeta=true|false (BETA - default=false)",
+	}
 	for _, g := range Known() {
-		lines = append(lines, fmt.Sprintf("%s=true|false (%s - default=%t)", g, known[g].stage, known[g].enabled))
+		note := ""
+		if !known[g].implemented {
+			note = " [accepted, no effect in Propel]"
+		}
+		lines = append(lines, fmt.Sprintf("%s=true|false (%s - default=%t)%s", g, known[g].stage, known[g].enabled, note))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func knownNames() string {
-	names := make([]string, 0, len(known))
+	names := []string{string(AllAlpha), string(AllBeta)}
 	for _, g := range Known() {
 		names = append(names, string(g))
 	}

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,8 @@ func TestSetRejects(t *testing.T) {
 	cases := []struct {
 		value, mention string
 	}{
-		{"Failover=true", `"Failover"`},
+		{"Failover=ture", `Failover: invalid value "ture"`},
+		{"AllAlpha=yes", `AllAlpha: invalid value "yes"`},
 		{"PropagationPolicyPreemption=true,Bogus=false", `"Bogus"`},
 		{"propagationpolicypreemption=true", `"propagationpolicypreemption"`},
 		{"PropagateDeps", "PropagateDeps: missing value"},
@@ -68,5 +70,56 @@ func TestUsage(t *testing.T) {
 		if !strings.Contains(u, want) {
 			t.Errorf("usage lacks %q:\n%s", want, u)
 		}
+	}
+}
+
+func TestAllAlphaAllBeta(t *testing.T) {
+	g := &Gates{}
+	if err := g.Set("AllAlpha=true,AllBeta=true"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Known() {
+		if !g.Enabled(name) {
+			t.Errorf("%s off with AllAlpha=true,AllBeta=true", name)
+		}
+	}
+	// A gate set by name wins over AllAlpha, whatever the order.
+	if err := g.Set("PropagationPolicyPreemption=false"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Set("AllAlpha=true"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Enabled(PropagationPolicyPreemption) {
+		t.Error("AllAlpha overrode a gate set by name")
+	}
+	g = &Gates{}
+	if err := g.Set("AllBeta=false"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Enabled(PropagateDeps) || !(&Gates{}).Enabled(PropagateDeps) {
+		t.Error("AllBeta=false does not turn off the beta gate PropagateDeps")
+	}
+	if g.Enabled(PropagationPolicyPreemption) != Default(PropagationPolicyPreemption) {
+		t.Error("AllBeta changed an alpha gate")
+	}
+}
+
+func TestInactive(t *testing.T) {
+	g := &Gates{}
+	if got := g.Inactive(); len(got) != 0 {
+		t.Errorf("defaults report inactive gates %v", got)
+	}
+	if err := g.Set("AllAlpha=true,Failover=true,PropagationPolicyPreemption=true"); err != nil {
+		t.Fatal(err)
+	}
+	got := g.Inactive()
+	for _, want := range []Gate{Failover, MultiClusterService, WorkloadAffinity} {
+		if !slices.Contains(got, want) {
+			t.Errorf("inactive %v lacks %s", got, want)
+		}
+	}
+	if slices.Contains(got, PropagationPolicyPreemption) {
+		t.Errorf("implemented gate listed inactive: %v", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -33,6 +35,9 @@ func (h *clusterHandler) Update(ctx context.Context, e event.UpdateEvent, q queu
 	newC, ok2 := e.ObjectNew.(*clusterv1alpha1.Cluster)
 	if !ok1 || !ok2 {
 		return
+	}
+	if !apiequality.Semantic.DeepEqual(oldC.Status.ResourceSummary, newC.Status.ResourceSummary) {
+		h.s.assumed.summaryChanged(newC.Name)
 	}
 	switch {
 	case oldC.DeletionTimestamp == nil && newC.DeletionTimestamp != nil:
@@ -77,13 +82,13 @@ func (s *Scheduler) requeueIfAffected(q queue, obj client.Object, clusters []*cl
 	}
 	p := b.spec.Placement
 	if len(p.ClusterAffinities) > 0 && b.status.SchedulerObservedGeneration != obj.GetGeneration() {
-		enqueue(q, b)
+		s.enqueue(q, b)
 		return
 	}
 	m := affinity.MustCompile(eventAffinity(p, b.status.SchedulerObservedAffinityName))
 	for _, c := range clusters {
 		if m.Matches(c) {
-			enqueue(q, b)
+			s.enqueue(q, b)
 			return
 		}
 	}

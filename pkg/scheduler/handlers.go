@@ -18,11 +18,15 @@ func (s *Scheduler) admits(b *binding) bool {
 	return b.schedulerName() == s.name && !b.schedulingSuspended() && b.claimed()
 }
 
-// enqueue adds b with its schedule priority (higher first).
-func enqueue(q queue, b *binding) {
+// enqueue adds b with its schedule priority (higher first), or with
+// priority 0 when the PriorityBasedScheduling gate is off.
+func (s *Scheduler) enqueue(q queue, b *binding) {
 	req := reconcile.Request{NamespacedName: b.key()}
 	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok {
-		p := b.priority()
+		p := 0
+		if !s.ignorePriority {
+			p = b.priority()
+		}
 		pq.AddWithOpts(priorityqueue.AddOpts{Priority: &p}, req)
 		return
 	}
@@ -35,26 +39,32 @@ type bindingHandler struct{ s *Scheduler }
 
 func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue) {
 	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
-		enqueue(q, b)
+		h.s.enqueue(q, b)
 	}
 }
 
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
-	h.s.writes.observe(types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}, e.ObjectNew.GetResourceVersion())
+	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
+	h.s.writes.observe(key, e.ObjectNew.GetResourceVersion())
+	if b, ok := wrap(e.ObjectNew); ok {
+		h.s.assumed.observeApplied(key, b.status)
+	}
 	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
 		return
 	}
 	if b, ok := wrap(e.ObjectNew); ok && h.s.admits(b) {
-		enqueue(q, b)
+		h.s.enqueue(q, b)
 	}
 }
 
 func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue) {
-	h.s.writes.forget(types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()})
+	key := types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()}
+	h.s.writes.forget(key)
+	h.s.assumed.forget(key)
 }
 
 func (h *bindingHandler) Generic(_ context.Context, e event.GenericEvent, q queue) {
 	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
-		enqueue(q, b)
+		h.s.enqueue(q, b)
 	}
 }

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,7 +46,13 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 		return reconcile.Result{}, s.syncObservedGeneration(ctx, b)
 	}
 	log.V(1).Info("Scheduling binding", "trigger", why)
-	return s.record(ctx, b, s.schedule(b, clusters))
+	out, undo := s.scheduleAndAssume(b, clusters)
+	res, err := s.record(ctx, b, out)
+	var notWritten *specPatchError
+	if errors.As(err, &notWritten) {
+		undo()
+	}
+	return res, err
 }
 
 // load reads the binding from the cache, overlaid with this controller's

@@ -56,7 +56,7 @@ func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*bi
 		return b, false, nil
 	}
 	if err := s.client.Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
-		return nil, false, fmt.Errorf("patch scheduling result of %s: %w", b, err)
+		return nil, false, &specPatchError{fmt.Errorf("patch scheduling result of %s: %w", b, err)}
 	}
 	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
 	return desired, true, nil

@@ -37,6 +37,16 @@ type Options struct {
 	Plugins []string
 	// EnableEmptyWorkloadPropagation is --enable-empty-workload-propagation.
 	EnableEmptyWorkloadPropagation bool
+	// IgnorePriority queues every binding with the same priority
+	// (PriorityBasedScheduling gate off); by default the queue serves
+	// higher spec.schedulePriority.priority first.
+	IgnorePriority bool
+	// DisableAssume turns the assume cache off (see assumeCache): parallel
+	// workers may then overcommit clusters. For tests and comparisons only.
+	DisableAssume bool
+	// DisableResourceModels turns off the general estimator's resource-model
+	// path (gate CustomizedClusterResourceModeling off).
+	DisableResourceModels bool
 	// Workers schedule different bindings in parallel (default 8). The
 	// core is a pure function of the binding and the cached clusters, and a
 	// binding is never in two workers at once; karmada-scheduler uses one
@@ -52,8 +62,11 @@ type Scheduler struct {
 	client   client.Client
 	recorder record.EventRecorder
 	writes   *writeMemo
+	assumed  *assumeCache
 	workers  int
-	now      func() time.Time
+	// ignorePriority is Options.IgnorePriority.
+	ignorePriority bool
+	now            func() time.Time
 }
 
 // New builds a Scheduler from opts.
@@ -69,12 +82,19 @@ func New(opts Options) (*Scheduler, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = 8
 	}
+	assumed := newAssumeCache()
+	assumed.disabled = opts.DisableAssume
 	return &Scheduler{
-		name:    name,
-		workers: opts.Workers,
+		name:           name,
+		workers:        opts.Workers,
+		assumed:        assumed,
+		ignorePriority: opts.IgnorePriority,
 		core: &core.Scheduler{
-			Plugins:                        set,
-			Estimator:                      estimator.Default(),
+			Plugins: set,
+			Estimator: &estimator.Set{
+				Estimators:   []estimator.Estimator{estimator.General{DisableResourceModels: opts.DisableResourceModels}},
+				Reservations: assumed,
+			},
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
 		},
 		writes: newWriteMemo(),

@@ -1,7 +1,8 @@
-// Package hostile runs the probes of an attacker with write access to
+// These tests run the probes of an attacker with write access to
 // ResourceInterpreterCustomizations, interpreter webhooks or Cluster
 // objects through Propel's real layers, and asserts for each a clear
 // error, bounded time, and that the process survives.
+
 package hostile
 
 import (

@@ -18,6 +18,8 @@ type Estimator interface {
 // Set runs its estimators and combines them the way Karmada does.
 type Set struct {
 	Estimators []Estimator
+	// Reservations, when set, are deducted from every cluster's estimate.
+	Reservations Reservations
 }
 
 // Default is the general estimator alone.
@@ -39,6 +41,13 @@ func (s *Set) Estimate(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.R
 		for i, c := range clusters {
 			if n := e.MaxAvailableReplicas(c, spec.ReplicaRequirements); n != UnauthenticReplica && n < out[i] {
 				out[i] = n
+			}
+		}
+	}
+	if s.Reservations != nil {
+		for i, c := range clusters {
+			if pods, reqs := s.Reservations.Reserved(c.Name); pods > 0 {
+				out[i] = deduct(out[i], pods, reqs, spec.ReplicaRequirements)
 			}
 		}
 	}

@@ -1,0 +1,36 @@
+package controllermanager
+
+import "github.com/propel-mc/propel/pkg/commandline"
+
+// inactiveFlags are karmada-controller-manager's flags that Propel accepts
+// with Karmada's types and defaults but does not act on (yet). Every other
+// Karmada flag is implemented in options.go or is a logging flag
+// (pkg/commandline); TestAcceptsEveryKarmadaFlag checks the union against
+// Karmada's flag list.
+var inactiveFlags = []commandline.Flag{
+	{Name: "cluster-api-context", Type: "string"},
+	{Name: "cluster-api-kubeconfig", Type: "string"},
+	{Name: "cluster-monitor-grace-period", Type: "duration", Default: "40s"},
+	{Name: "cluster-monitor-period", Type: "duration", Default: "5s"},
+	{Name: "cluster-startup-grace-period", Type: "duration", Default: "1m0s"},
+	{Name: "concurrent-cluster-propagation-policy-syncs", Type: "int", Default: "1"},
+	{Name: "concurrent-propagation-policy-syncs", Type: "int", Default: "1"},
+	{Name: "enable-taint-manager", Type: "bool", Default: "true"},
+	{Name: "federated-resource-quota-sync-period", Type: "duration", Default: "5m0s"},
+	{Name: "graceful-eviction-timeout", Type: "duration", Default: "10m0s"},
+	{Name: "horizontal-pod-autoscaler-cpu-initialization-period", Type: "duration", Default: "5m0s"},
+	{Name: "horizontal-pod-autoscaler-downscale-delay", Type: "duration", Default: "5m0s"},
+	{Name: "horizontal-pod-autoscaler-downscale-stabilization", Type: "duration", Default: "5m0s"},
+	{Name: "horizontal-pod-autoscaler-initial-readiness-delay", Type: "duration", Default: "30s"},
+	{Name: "horizontal-pod-autoscaler-sync-period", Type: "duration", Default: "15s"},
+	{Name: "horizontal-pod-autoscaler-tolerance", Type: "float", Default: "0.1"},
+	{Name: "horizontal-pod-autoscaler-upscale-delay", Type: "duration", Default: "3m0s"},
+	{Name: "rate-limiter-base-delay", Type: "duration", Default: "5ms"},
+	{Name: "rate-limiter-bucket-size", Type: "int", Default: "100"},
+	{Name: "rate-limiter-max-delay", Type: "duration", Default: "16m40s"},
+	{Name: "rate-limiter-qps", Type: "int", Default: "10"},
+	{Name: "resync-period", Type: "duration"},
+	{Name: "enable-no-execute-taint-eviction", Type: "bool"},
+	{Name: "no-execute-taint-eviction-purge-mode", Type: "string", Default: `"Gracefully"`},
+	{Name: "resource-eviction-rate", Type: "float32", Default: "0.5"},
+}

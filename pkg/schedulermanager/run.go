@@ -1,0 +1,76 @@
+package schedulermanager
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/propel-mc/propel/pkg/apis"
+	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/scheduler"
+)
+
+// Run starts propel-scheduler and blocks until ctx ends.
+func Run(ctx context.Context, o *Options) error {
+	o.warnInactive(ctrl.Log.WithName("scheduler"))
+	mgr, err := Build(o)
+	if err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}
+
+// Build creates the manager with the scheduler, without starting it.
+func Build(o *Options) (ctrl.Manager, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags(o.Master, o.Kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("load kubeconfig %q: %w", o.Kubeconfig, err)
+	}
+	cfg.QPS, cfg.Burst = o.KubeAPIQPS, o.KubeAPIBurst
+	pprof := "0"
+	if o.EnablePprof {
+		pprof = o.ProfilingBindAddress
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                        apis.Scheme,
+		Cache:                         cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
+		Metrics:                       metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		HealthProbeBindAddress:        o.HealthProbeBindAddress,
+		PprofBindAddress:              pprof,
+		LeaderElection:                o.LeaderElect,
+		LeaderElectionID:              o.LeaderElectResourceName,
+		LeaderElectionNamespace:       o.LeaderElectResourceNamespace,
+		LeaseDuration:                 &o.LeaseDuration,
+		RenewDeadline:                 &o.RenewDeadline,
+		RetryPeriod:                   &o.RetryPeriod,
+		LeaderElectionReleaseOnCancel: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create manager: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+		return nil, err
+	}
+	s, err := scheduler.New(scheduler.Options{
+		SchedulerName:                  o.SchedulerName,
+		Plugins:                        o.Plugins,
+		EnableEmptyWorkloadPropagation: o.EnableEmptyWorkloadPropagation,
+		DisableResourceModels:          !o.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
+		IgnorePriority:                 !o.FeatureGates.Enabled(features.PriorityBasedScheduling),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetupWithManager(mgr); err != nil {
+		return nil, err
+	}
+	return mgr, nil
+}
