@@ -27,6 +27,7 @@ import (
 	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
 	"github.com/propel-mc/propel/pkg/cluster/status"
 	"github.com/propel-mc/propel/pkg/execution"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/namespacesync"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -94,6 +95,9 @@ func startControllers(t *testing.T) {
 			RemovalPollInterval: 500 * time.Millisecond, MonitorPeriod: 500 * time.Millisecond,
 			MonitorGracePeriod: 2 * time.Second, StartupGracePeriod: 2 * time.Second,
 		})
+		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
+			t.Fatal(err)
+		}
 		if err := lc.SetupWithManager(mgr); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 )
 
@@ -31,7 +32,7 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if err != nil || b == nil {
 		return reconcile.Result{}, err
 	}
-	log := logf.FromContext(ctx).WithValues(b.kind, klog.KObj(b.obj))
+	log := logf.FromContext(ctx).WithValues("binding", klog.KObj(b.obj))
 	ctx = logf.IntoContext(ctx, log)
 	if !s.schedulable(ctx, b) {
 		return reconcile.Result{}, nil
@@ -44,14 +45,14 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if why == noTrigger {
 		return reconcile.Result{}, s.syncObservedGeneration(ctx, b)
 	}
-	log.V(1).Info("Scheduling binding", "trigger", why)
+	log.V(1).Info("scheduling binding", "trigger", why)
 	return s.record(ctx, b, s.schedule(b, clusters))
 }
 
 // load reads the binding from the cache, overlaid with this controller's
 // own writes the cache has not observed yet; nil when it is gone.
 func (s *Scheduler) load(ctx context.Context, key types.NamespacedName) (*binding, error) {
-	obj := emptyBinding(key)
+	obj := workv1alpha2.NewBindingFor(key)
 	if err := s.client.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			s.writes.forget(key)
@@ -70,14 +71,14 @@ func (s *Scheduler) schedulable(ctx context.Context, b *binding) bool {
 	log := logf.FromContext(ctx)
 	switch {
 	case !s.admits(b):
-		log.V(2).Info("Binding is not for this scheduler or is suspended; skipping")
+		log.V(2).Info("binding is not for this scheduler or is suspended, skipping")
 		return false
 	case b.obj.GetDeletionTimestamp() != nil:
 		s.eventFailed(b, fmt.Errorf("%s is terminating; not scheduling it", b))
-		log.V(1).Info("Binding is terminating; skipping")
+		log.V(1).Info("binding is terminating, skipping")
 		return false
 	case b.spec.Placement == nil:
-		log.Info("Binding has no placement; skipping")
+		log.Info("binding has no placement, skipping")
 		return false
 	}
 	return true

@@ -103,7 +103,7 @@ func (s *Scheduler) syncObservedGeneration(ctx context.Context, b *binding) erro
 		return fmt.Errorf("patch schedulerObservedGeneration of %s: %w", b, err)
 	}
 	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
-	logf.FromContext(ctx).V(1).Info("No scheduling needed; observed generation updated", "generation", b.obj.GetGeneration())
+	logf.FromContext(ctx).V(1).Info("no scheduling needed, observed generation updated", "generation", b.obj.GetGeneration())
 	return nil
 }
 
@@ -131,10 +131,10 @@ func (s *Scheduler) retry(ctx context.Context, b *binding, err error) (reconcile
 	case err == nil:
 		return reconcile.Result{}, nil
 	case framework.IsFitError(err):
-		log.Info("No cluster fits the binding", "reason", err.Error())
+		log.Info("no cluster fits the binding", "reason", err.Error())
 		return reconcile.Result{}, nil
 	case framework.IsUnschedulable(err):
-		log.Info("Binding is unschedulable; retrying later", "reason", err.Error(), "after", unschedulableRetry)
+		log.Info("binding is unschedulable, retrying later", "reason", err.Error(), "after", unschedulableRetry)
 		return reconcile.Result{RequeueAfter: unschedulableRetry}, nil
 	}
 	return reconcile.Result{}, fmt.Errorf("schedule %s: %w", b, err)
