@@ -40,7 +40,7 @@ func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue)
 }
 
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
-	h.s.writes.observe(types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}, e.ObjectNew.GetResourceVersion())
+	h.s.writes.Observe(types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}, e.ObjectNew.GetResourceVersion())
 	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
 		return
 	}
@@ -50,7 +50,7 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 }
 
 func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue) {
-	h.s.writes.forget(types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()})
+	h.s.writes.Forget(types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()})
 }
 
 func (h *bindingHandler) Generic(_ context.Context, e event.GenericEvent, q queue) {

@@ -55,12 +55,16 @@ func (s *Scheduler) load(ctx context.Context, key types.NamespacedName) (*bindin
 	obj := workv1alpha2.NewBindingFor(key)
 	if err := s.client.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
-			s.writes.forget(key)
+			s.writes.Forget(key)
 			return nil, nil
 		}
 		return nil, fmt.Errorf("get binding %s: %w", key, err)
 	}
-	b, _ := wrap(s.writes.resolve(key, obj))
+	if own, ok := s.writes.Resolve(key, obj.GetResourceVersion()); ok {
+		b, _ := wrap(own.DeepCopyObject().(client.Object))
+		return b, nil
+	}
+	b, _ := wrap(obj)
 	return b, nil
 }
 

@@ -58,7 +58,7 @@ func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*bi
 	if err := s.client.Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
 		return nil, false, fmt.Errorf("patch scheduling result of %s: %w", b, err)
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
 	return desired, true, nil
 }
 
@@ -87,7 +87,7 @@ func (s *Scheduler) patchStatus(ctx context.Context, b *binding, out outcome) (b
 	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
 		return false, fmt.Errorf("patch Scheduled condition of %s: %w", b, err)
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
 	return true, nil
 }
 
@@ -102,7 +102,7 @@ func (s *Scheduler) syncObservedGeneration(ctx context.Context, b *binding) erro
 	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFrom(b.obj)); err != nil {
 		return fmt.Errorf("patch schedulerObservedGeneration of %s: %w", b, err)
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
 	logf.FromContext(ctx).V(1).Info("no scheduling needed, observed generation updated", "generation", b.obj.GetGeneration())
 	return nil
 }

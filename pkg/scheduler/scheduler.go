@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -17,6 +18,7 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
 	"github.com/propel-mc/propel/pkg/scheduler/plugins"
+	"github.com/propel-mc/propel/pkg/writememo"
 )
 
 // Queue timing (Karmada's scheduling queue): failed attempts back off
@@ -51,9 +53,12 @@ type Scheduler struct {
 	core     *core.Scheduler
 	client   client.Client
 	recorder record.EventRecorder
-	writes   *writeMemo
-	workers  int
-	now      func() time.Time
+	// writes lets a reconcile read the scheduler's own writes before the
+	// cache shows them: without it, the reconcile triggered by its own spec
+	// patch could see the old status and write it again.
+	writes  *writememo.Memo[types.NamespacedName, client.Object]
+	workers int
+	now     func() time.Time
 }
 
 // New builds a Scheduler from opts.
@@ -77,7 +82,7 @@ func New(opts Options) (*Scheduler, error) {
 			Estimator:                      estimator.Default(),
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
 		},
-		writes: newWriteMemo(),
+		writes: writememo.New[types.NamespacedName, client.Object]("scheduler"),
 		now:    time.Now,
 	}, nil
 }
