@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -18,7 +19,7 @@ import (
 // permanent id, in every namespace. The Works are shared with the cache.
 func (r *reconciler) cachedWorks(ctx context.Context, b *binding) ([]*workv1alpha1.Work, error) {
 	var list workv1alpha1.WorkList
-	err := r.Client.List(ctx, &list, client.MatchingFields{b.kind.workIndex: b.id()}, client.UnsafeDisableDeepCopy)
+	err := r.Client.List(ctx, &list, index.WorksOf(b.obj), client.UnsafeDisableDeepCopy)
 	if err != nil {
 		return nil, fmt.Errorf("%s: list Works: %w", b, err)
 	}
@@ -29,7 +30,7 @@ func (r *reconciler) cachedWorks(ctx context.Context, b *binding) ([]*workv1alph
 // created moments ago is not missed when the binding goes away.
 func (r *reconciler) liveWorks(ctx context.Context, b *binding) ([]*workv1alpha1.Work, error) {
 	var list workv1alpha1.WorkList
-	if err := r.APIReader.List(ctx, &list, client.MatchingLabels{b.kind.idLabel: b.id()}); err != nil {
+	if err := r.APIReader.List(ctx, &list, client.MatchingLabels{b.obj.PermanentIDLabel(): b.id()}); err != nil {
 		return nil, fmt.Errorf("%s: list Works: %w", b, err)
 	}
 	return workPointers(list.Items), nil

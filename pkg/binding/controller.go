@@ -1,10 +1,8 @@
 package binding
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/record"
@@ -16,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 )
 
 // Deps are the controller's collaborators. Client, APIReader, Templates
@@ -70,12 +67,10 @@ func New(deps Deps, opts Options) (*Controller, error) {
 	return &Controller{deps: deps, opts: opts}, nil
 }
 
-// SetupWithManager registers the Work indexes and both controllers.
+// SetupWithManager registers both controllers. They list Works through
+// the indexes of pkg/index, which the manager must have (AddDefaultIndexes).
 func (c *Controller) SetupWithManager(mgr ctrl.Manager) error {
 	if err := c.defaultDeps(mgr); err != nil {
-		return err
-	}
-	if err := indexWorks(context.Background(), mgr); err != nil {
 		return err
 	}
 	for _, k := range []*bindingKind{rbKind, crbKind} {
@@ -121,22 +116,4 @@ func (c *Controller) setupKind(mgr ctrl.Manager, k *bindingKind) error {
 		workers = c.opts.ClusterWorkers
 	}
 	return b.WithOptions(controller.Options{MaxConcurrentReconciles: workers}).Complete(r)
-}
-
-// indexWorks indexes Works by the permanent id of their binding. An index
-// another controller registered under the same name is reused.
-func indexWorks(ctx context.Context, mgr ctrl.Manager) error {
-	for _, k := range []*bindingKind{rbKind, crbKind} {
-		label := k.idLabel
-		err := mgr.GetFieldIndexer().IndexField(ctx, &workv1alpha1.Work{}, k.workIndex, func(o client.Object) []string {
-			if id := o.GetLabels()[label]; id != "" {
-				return []string{id}
-			}
-			return nil
-		})
-		if err != nil && !strings.Contains(err.Error(), "conflict") {
-			return fmt.Errorf("index Works by %s: %w", label, err)
-		}
-	}
-	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/propel-mc/propel/pkg/apis"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -83,6 +84,9 @@ func (e *testEnv) startManager(t *testing.T, cachedTemplates bool, tune func(*re
 	}
 	c, err := New(deps, Options{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.SetupWithManager(mgr); err != nil {

@@ -10,24 +10,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
-// Indexes on Works: the permanent id of the binding a Work belongs to.
-const (
-	// WorkIndexResourceBindingID indexes Works by the label
-	// resourcebinding.karmada.io/permanent-id.
-	WorkIndexResourceBindingID = "propel.binding/work-resourcebinding-id"
-	// WorkIndexClusterResourceBindingID indexes Works by the label
-	// clusterresourcebinding.karmada.io/permanent-id.
-	WorkIndexClusterResourceBindingID = "propel.binding/work-clusterresourcebinding-id"
-)
-
 // bindingKind is what differs between ResourceBindings and
 // ClusterResourceBindings.
 type bindingKind struct {
-	name           string
 	controllerName string
-	idLabel        string
 	finalizer      string
-	workIndex      string
 	newObject      func() client.Object
 	newList        func() client.ObjectList
 	// items returns the bindings of a list of this kind.
@@ -35,11 +22,8 @@ type bindingKind struct {
 }
 
 var rbKind = &bindingKind{
-	name:           "ResourceBinding",
 	controllerName: names.BindingControllerName,
-	idLabel:        names.ResourceBindingPermanentIDLabel,
 	finalizer:      names.BindingControllerFinalizer,
-	workIndex:      WorkIndexResourceBindingID,
 	newObject:      func() client.Object { return &workv1alpha2.ResourceBinding{} },
 	newList:        func() client.ObjectList { return &workv1alpha2.ResourceBindingList{} },
 	items: func(l client.ObjectList) []client.Object {
@@ -53,11 +37,8 @@ var rbKind = &bindingKind{
 }
 
 var crbKind = &bindingKind{
-	name:           "ClusterResourceBinding",
 	controllerName: names.ClusterResourceBindingControllerName,
-	idLabel:        names.ClusterResourceBindingPermanentIDLabel,
 	finalizer:      names.ClusterResourceBindingControllerFinalizer,
-	workIndex:      WorkIndexClusterResourceBindingID,
 	newObject:      func() client.Object { return &workv1alpha2.ClusterResourceBinding{} },
 	newList:        func() client.ObjectList { return &workv1alpha2.ClusterResourceBindingList{} },
 	items: func(l client.ObjectList) []client.Object {
@@ -70,57 +51,38 @@ var crbKind = &bindingKind{
 	},
 }
 
-// binding is one ResourceBinding or ClusterResourceBinding.
+// binding is one ResourceBinding or ClusterResourceBinding, with the
+// controller settings of its kind.
 type binding struct {
 	kind *bindingKind
-	obj  client.Object
+	obj  workv1alpha2.Binding
 	spec *workv1alpha2.ResourceBindingSpec
 }
 
+// wrap returns the binding view of obj, which must be a ResourceBinding
+// or a ClusterResourceBinding.
 func (k *bindingKind) wrap(obj client.Object) *binding {
-	b := &binding{kind: k, obj: obj}
-	switch t := obj.(type) {
-	case *workv1alpha2.ResourceBinding:
-		b.spec = &t.Spec
-	case *workv1alpha2.ClusterResourceBinding:
-		b.spec = &t.Spec
+	b, ok := workv1alpha2.AsBinding(obj)
+	if !ok {
+		panic(fmt.Sprintf("binding controller: %T is not a binding", obj))
 	}
-	return b
+	return &binding{kind: k, obj: b, spec: b.BindingSpec()}
 }
 
 // id is the binding's permanent id.
-func (b *binding) id() string { return b.obj.GetLabels()[b.kind.idLabel] }
+func (b *binding) id() string { return workv1alpha2.PermanentID(b.obj) }
 
 // String names the binding in errors and logs.
-func (b *binding) String() string {
-	if ns := b.obj.GetNamespace(); ns != "" {
-		return b.kind.name + " " + ns + "/" + b.obj.GetName()
-	}
-	return b.kind.name + " " + b.obj.GetName()
-}
+func (b *binding) String() string { return workv1alpha2.BindingName(b.obj) }
 
 // ownerLabels are the labels Works and manifests get from the binding.
 func (b *binding) ownerLabels() map[string]string {
-	return map[string]string{b.kind.idLabel: b.id()}
+	return map[string]string{b.obj.PermanentIDLabel(): b.id()}
 }
 
 // ownerAnnotations are the annotations Works and manifests get from the
 // binding: its namespace and name (a ClusterResourceBinding: its name).
-func (b *binding) ownerAnnotations() map[string]string {
-	if b.kind == crbKind {
-		return map[string]string{names.ClusterResourceBindingNameAnnotation: b.obj.GetName()}
-	}
-	return map[string]string{
-		names.ResourceBindingNamespaceAnnotation: b.obj.GetNamespace(),
-		names.ResourceBindingNameAnnotation:      b.obj.GetName(),
-	}
-}
-
-// isWorkload: the binding has replicas, per-replica requirements or
-// components.
-func (b *binding) isWorkload() bool {
-	return b.spec.Replicas > 0 || b.spec.ReplicaRequirements != nil || len(b.spec.Components) > 0
-}
+func (b *binding) ownerAnnotations() map[string]string { return b.obj.WorkAnnotations() }
 
 // targets are spec.clusters, then the clusters of spec.requiredBy not
 // already listed, each with its own replicas. A name listed twice keeps
@@ -176,7 +138,7 @@ func (b *binding) directlyPurged() map[string]bool {
 
 // eventName names the binding in event messages as Karmada does.
 func (b *binding) eventName() string {
-	if b.kind == crbKind {
+	if !b.obj.Namespaced() {
 		return fmt.Sprintf("clusterResourceBinding(%s)", b.obj.GetName())
 	}
 	return fmt.Sprintf("resourceBinding(%s/%s)", b.obj.GetNamespace(), b.obj.GetName())

@@ -37,7 +37,7 @@ func newRenderer(interp Interpreter, b *binding, tmpl *unstructured.Unstructured
 	}
 	return &renderer{
 		interpreter: interp, b: b, tmpl: tmpl, policies: policies, completions: completions,
-		revise: b.isWorkload() && interp.HookEnabled(tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationReviseReplica),
+		revise: b.spec.IsWorkload() && interp.HookEnabled(tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationReviseReplica),
 	}, nil
 }
 
@@ -61,7 +61,7 @@ func (rd *renderer) render(ctx context.Context, t workv1alpha2.TargetCluster, cl
 // completions.
 func (rd *renderer) workload(ctx context.Context, t workv1alpha2.TargetCluster) (*unstructured.Unstructured, error) {
 	obj := rd.tmpl.DeepCopy()
-	if !rd.b.isWorkload() {
+	if !rd.b.spec.IsWorkload() {
 		return obj, nil
 	}
 	if rd.revise {

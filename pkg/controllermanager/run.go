@@ -12,6 +12,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/pkg/apis"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
@@ -70,6 +71,10 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		return nil, nil, err
 	}
 	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+		return nil, nil, err
+	}
+	// Every field index, registered once before any controller (pkg/index).
+	if err := index.AddDefaultIndexes(ctx, mgr); err != nil {
 		return nil, nil, err
 	}
 	c := &Context{

@@ -15,9 +15,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // Interpreter is what the execution controller needs of the resource

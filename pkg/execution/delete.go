@@ -15,10 +15,10 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // finalize cleans up the member objects of a deleted Work and then

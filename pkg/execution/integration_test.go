@@ -108,9 +108,9 @@ func testApplied(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 				return false, err
 			}
 			applied, dispatching := condition(got, workv1alpha1.WorkApplied), condition(got, workv1alpha1.WorkDispatching)
-			return applied != nil && applied.Status == metav1.ConditionTrue && applied.Reason == names.WorkAppliedSuccessfulReason &&
-				applied.Message == names.WorkAppliedSuccessfulMessage &&
-				dispatching != nil && dispatching.Status == metav1.ConditionTrue && dispatching.Reason == names.WorkDispatchingReason, nil
+			return applied != nil && applied.Status == metav1.ConditionTrue && applied.Reason == workv1alpha1.WorkAppliedSuccessfulReason &&
+				applied.Message == workv1alpha1.WorkAppliedSuccessfulMessage &&
+				dispatching != nil && dispatching.Status == metav1.ConditionTrue && dispatching.Reason == workv1alpha1.WorkDispatchingReason, nil
 		}, harness.Timeout(settle))
 	}
 	d, err := memberDeployment(context.Background(), m2, "nginx")
@@ -155,8 +155,8 @@ func testAggregated(t *testing.T, nginx *nginxCase, m1, m2 client.Client) {
 		return len(items) == 2 && items[0].ClusterName == "member1" && items[1].ClusterName == "member2" &&
 			items[0].Applied && items[1].Applied && items[0].Health == workv1alpha2.ResourceHealthy &&
 			items[1].Health == workv1alpha2.ResourceUnhealthy &&
-			full != nil && full.Status == metav1.ConditionTrue && full.Reason == names.FullyAppliedSuccessReason &&
-			full.Message == names.FullyAppliedSuccessMessage &&
+			full != nil && full.Status == metav1.ConditionTrue && full.Reason == workv1alpha2.FullyAppliedSuccessReason &&
+			full.Message == workv1alpha2.FullyAppliedSuccessMessage &&
 			meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.Scheduled), nil
 	}, harness.Timeout(settle))
 	// The template shows the sum of what really runs in the members.
@@ -407,7 +407,7 @@ func testConflict(t *testing.T, m2 client.Client) {
 			return false, err
 		}
 		c := condition(got, workv1alpha1.WorkApplied)
-		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == names.WorkAppliedFailedReason && c.Message == want, nil
+		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == workv1alpha1.WorkAppliedFailedReason && c.Message == want, nil
 	}, harness.Timeout(settle))
 	d, err := memberDeployment(ctx, m2, "existing")
 	must(t, err)
@@ -453,8 +453,8 @@ func testSuspend(t *testing.T, nginx *nginxCase, m1 client.Client) {
 	harness.Eventually(t, "dispatching suspended", func(ctx context.Context) (bool, error) {
 		got, err := getWork(ctx, w)
 		c := condition(got, workv1alpha1.WorkDispatching)
-		return err == nil && c != nil && c.Status == metav1.ConditionFalse && c.Reason == names.WorkSuspendDispatchingReason &&
-			c.Message == names.WorkSuspendDispatchingMessage, err
+		return err == nil && c != nil && c.Status == metav1.ConditionFalse && c.Reason == workv1alpha1.WorkSuspendDispatchingReason &&
+			c.Message == workv1alpha1.WorkSuspendDispatchingMessage, err
 	}, harness.Timeout(settle))
 	changed := buildWork(t, workSpec{cluster: "member1", template: nginx.template, bindingID: nginx.binding.Labels[names.ResourceBindingPermanentIDLabel],
 		bindingName: nginx.binding.Name, mutate: setReplicas(3)})

@@ -15,9 +15,9 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // errClusterNotReady is returned (and retried) while the Work's cluster is
@@ -57,7 +57,7 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	status := newStatusUpdate(work)
 	if suspended(work) {
 		if status.setDispatching(true) {
-			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, names.WorkSuspendDispatchingMessage)
+			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
 		}
 		return status.write(ctx, r.client)
 	}
@@ -69,7 +69,7 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
 	if wasSuspended := isDispatchingSuspended(work); status.setDispatching(false) && wasSuspended {
-		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, names.WorkDispatchingMessage)
+		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
 	}
 	results := r.applyAll(ctx, work, set)
 	if err := transientError(results); err != nil {

@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
 )
 
@@ -37,9 +36,9 @@ func (s *statusUpdate) setCondition(c metav1.Condition) bool {
 // reports whether that changed.
 func (s *statusUpdate) setDispatching(suspended bool) bool {
 	c := metav1.Condition{Type: workv1alpha1.WorkDispatching, Status: metav1.ConditionTrue,
-		Reason: names.WorkDispatchingReason, Message: names.WorkDispatchingMessage}
+		Reason: workv1alpha1.WorkDispatchingReason, Message: workv1alpha1.WorkDispatchingMessage}
 	if suspended {
-		c.Status, c.Reason, c.Message = metav1.ConditionFalse, names.WorkSuspendDispatchingReason, names.WorkSuspendDispatchingMessage
+		c.Status, c.Reason, c.Message = metav1.ConditionFalse, workv1alpha1.WorkSuspendDispatchingReason, workv1alpha1.WorkSuspendDispatchingMessage
 	}
 	return s.setCondition(c)
 }
@@ -53,10 +52,10 @@ func (s *statusUpdate) setApplied(results []applied) {
 		}
 	}
 	c := metav1.Condition{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionTrue,
-		Reason: names.WorkAppliedSuccessfulReason, Message: names.WorkAppliedSuccessfulMessage}
+		Reason: workv1alpha1.WorkAppliedSuccessfulReason, Message: workv1alpha1.WorkAppliedSuccessfulMessage}
 	if len(errs) > 0 {
-		c.Status, c.Reason = metav1.ConditionFalse, names.WorkAppliedFailedReason
-		c.Message = fmt.Sprintf(names.WorkAppliedFailedMessageFormat, len(results)-len(errs), len(results), utilerrors.NewAggregate(errs).Error())
+		c.Status, c.Reason = metav1.ConditionFalse, workv1alpha1.WorkAppliedFailedReason
+		c.Message = fmt.Sprintf(workv1alpha1.WorkAppliedFailedMessageFormat, len(results)-len(errs), len(results), utilerrors.NewAggregate(errs).Error())
 	}
 	s.setCondition(c)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/propel-mc/propel/pkg/apis"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/execution"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -100,6 +101,7 @@ func startControllers(t *testing.T) *controllers {
 	informers := membercluster.NewInformers(membercluster.InformerOptions{})
 	c.informers = informers
 	interp := resourceinterpreter.New(native.New())
+	must(t, index.AddDefaultIndexes(context.Background(), mgr))
 	must(t, informers.SetupWithManager(mgr, clients, true))
 	exec := execution.New(execution.Deps{
 		Client: mgr.GetClient(), Clients: clients, Informers: informers, Interpreter: interp,

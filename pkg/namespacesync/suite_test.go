@@ -14,6 +14,7 @@ import (
 	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
 	"github.com/propel-mc/propel/pkg/cluster/status"
 	"github.com/propel-mc/propel/pkg/execution"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/namespacesync"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -39,6 +40,9 @@ func TestMain(m *testing.M) {
 
 func startControllers(ctx context.Context, e *harness.Env) error {
 	_, err := harness.RunManager(ctx, e.ControlPlane.Config, func(mgr ctrl.Manager) error {
+		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
+			return err
+		}
 		if err := lifecycle.New(lifecycle.Options{}).SetupWithManager(mgr); err != nil {
 			return err
 		}

@@ -8,39 +8,21 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
-// Kinds of the scheduled objects, for logs and messages.
-const (
-	kindResourceBinding        = "ResourceBinding"
-	kindClusterResourceBinding = "ClusterResourceBinding"
-)
-
-// binding gives uniform access to a ResourceBinding or a
-// ClusterResourceBinding. A request without a namespace is a
-// ClusterResourceBinding.
+// binding is the scheduler's view of a ResourceBinding or a
+// ClusterResourceBinding: the object, with its spec and status at hand.
 type binding struct {
-	obj    client.Object
-	kind   string
+	obj    workv1alpha2.Binding
 	spec   *workv1alpha2.ResourceBindingSpec
 	status *workv1alpha2.ResourceBindingStatus
 }
 
 // wrap returns the binding view of obj, or false for other types.
 func wrap(obj client.Object) (*binding, bool) {
-	switch o := obj.(type) {
-	case *workv1alpha2.ResourceBinding:
-		return &binding{obj: o, kind: kindResourceBinding, spec: &o.Spec, status: &o.Status}, true
-	case *workv1alpha2.ClusterResourceBinding:
-		return &binding{obj: o, kind: kindClusterResourceBinding, spec: &o.Spec, status: &o.Status}, true
+	b, ok := workv1alpha2.AsBinding(obj)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
-}
-
-// emptyBinding returns an empty object of the kind a request addresses.
-func emptyBinding(key types.NamespacedName) client.Object {
-	if key.Namespace == "" {
-		return &workv1alpha2.ClusterResourceBinding{}
-	}
-	return &workv1alpha2.ResourceBinding{}
+	return &binding{obj: b, spec: b.BindingSpec(), status: b.BindingStatus()}, true
 }
 
 // copy returns a deep copy.
@@ -53,7 +35,7 @@ func (b *binding) copy() *binding {
 func (b *binding) key() types.NamespacedName { return client.ObjectKeyFromObject(b.obj) }
 
 // String names the binding for messages: "ResourceBinding ns/name".
-func (b *binding) String() string { return b.kind + " " + b.key().String() }
+func (b *binding) String() string { return workv1alpha2.BindingName(b.obj) }
 
 // schedulerName is spec.schedulerName, empty meaning the default.
 func (b *binding) schedulerName() string {

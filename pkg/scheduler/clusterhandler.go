@@ -5,7 +5,7 @@ import (
 	"maps"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -62,10 +62,10 @@ func (s *Scheduler) requeueAffected(ctx context.Context, q queue, clusters ...*c
 	var rbs workv1alpha2.ResourceBindingList
 	var crbs workv1alpha2.ClusterResourceBindingList
 	if err := s.client.List(ctx, &rbs, client.UnsafeDisableDeepCopy); err != nil {
-		logf.FromContext(ctx).Error(err, "list ResourceBindings to requeue after a cluster change", "cluster", clusters[0].Name)
+		logf.FromContext(ctx).Error(err, "list ResourceBindings to requeue after a cluster change", "cluster", klog.KRef("", clusters[0].Name))
 	}
 	if err := s.client.List(ctx, &crbs, client.UnsafeDisableDeepCopy); err != nil {
-		logf.FromContext(ctx).Error(err, "list ClusterResourceBindings to requeue after a cluster change", "cluster", clusters[0].Name)
+		logf.FromContext(ctx).Error(err, "list ClusterResourceBindings to requeue after a cluster change", "cluster", klog.KRef("", clusters[0].Name))
 	}
 	for i := range rbs.Items {
 		s.requeueIfAffected(q, &rbs.Items[i], clusters)

@@ -10,7 +10,6 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
-	"github.com/propel-mc/propel/pkg/scheduler/framework"
 )
 
 // trigger is why a binding is scheduled; "" means it is not.
@@ -37,7 +36,7 @@ func decide(b *binding, clusters map[string]*clusterv1alpha1.Cluster) trigger {
 		return triggerReplicas
 	case core.RescheduleDue(spec, b.status):
 		return triggerReschedule
-	case !framework.IsWorkload(spec) || spec.Placement.ReplicaSchedulingType() == policyv1alpha1.ReplicaSchedulingTypeDuplicated:
+	case !spec.IsWorkload() || spec.Placement.ReplicaSchedulingType() == policyv1alpha1.ReplicaSchedulingTypeDuplicated:
 		return triggerAlways
 	case targetRemoving(spec.Clusters, clusters):
 		return triggerTargetRemoving

@@ -45,7 +45,7 @@ func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue)
 
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
 	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
-	h.s.writes.observe(key, e.ObjectNew.GetResourceVersion())
+	h.s.writes.Observe(key, e.ObjectNew.GetResourceVersion())
 	if b, ok := wrap(e.ObjectNew); ok {
 		h.s.assumed.observeApplied(key, b.status)
 	}
@@ -59,7 +59,7 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 
 func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue) {
 	key := types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()}
-	h.s.writes.forget(key)
+	h.s.writes.Forget(key)
 	h.s.assumed.forget(key)
 }
 

@@ -74,7 +74,7 @@ func TestOvercommitIntegration(t *testing.T) {
 			t.Fatal(err)
 		}
 		sums := map[string]int64{}
-		harness.Eventually(t, "200 "+prefix+" bindings have a Scheduled condition", 2*time.Minute, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, "200 "+prefix+" bindings have a Scheduled condition", func(ctx context.Context) (bool, error) {
 			list := &workv1alpha2.ResourceBindingList{}
 			if err := env.Client.List(ctx, list, client.InNamespace("default"), client.MatchingLabels{"burst": prefix}); err != nil {
 				return false, err
@@ -90,7 +90,7 @@ func TestOvercommitIntegration(t *testing.T) {
 				}
 			}
 			return done == 200, nil
-		})
+		}, harness.Timeout(2*time.Minute))
 		return sums
 	}
 

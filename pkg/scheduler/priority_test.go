@@ -58,4 +58,3 @@ func TestBurstServedByPriority(t *testing.T) {
 		t.Errorf("gate off: first served has priority %d, want arrival order: %v", order[0], order)
 	}
 }
-

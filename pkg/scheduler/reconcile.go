@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 )
 
@@ -32,7 +33,7 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if err != nil || b == nil {
 		return reconcile.Result{}, err
 	}
-	log := logf.FromContext(ctx).WithValues(b.kind, klog.KObj(b.obj))
+	log := logf.FromContext(ctx).WithValues("binding", klog.KObj(b.obj))
 	ctx = logf.IntoContext(ctx, log)
 	if !s.schedulable(ctx, b) {
 		return reconcile.Result{}, nil
@@ -45,7 +46,7 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if why == noTrigger {
 		return reconcile.Result{}, s.syncObservedGeneration(ctx, b)
 	}
-	log.V(1).Info("Scheduling binding", "trigger", why)
+	log.V(1).Info("scheduling binding", "trigger", why)
 	out, undo := s.scheduleAndAssume(b, clusters)
 	res, err := s.record(ctx, b, out)
 	var notWritten *specPatchError
@@ -58,15 +59,19 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 // load reads the binding from the cache, overlaid with this controller's
 // own writes the cache has not observed yet; nil when it is gone.
 func (s *Scheduler) load(ctx context.Context, key types.NamespacedName) (*binding, error) {
-	obj := emptyBinding(key)
+	obj := workv1alpha2.NewBindingFor(key)
 	if err := s.client.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
-			s.writes.forget(key)
+			s.writes.Forget(key)
 			return nil, nil
 		}
 		return nil, fmt.Errorf("get binding %s: %w", key, err)
 	}
-	b, _ := wrap(s.writes.resolve(key, obj))
+	if own, ok := s.writes.Resolve(key, obj.GetResourceVersion()); ok {
+		b, _ := wrap(own.DeepCopyObject().(client.Object))
+		return b, nil
+	}
+	b, _ := wrap(obj)
 	return b, nil
 }
 
@@ -77,14 +82,14 @@ func (s *Scheduler) schedulable(ctx context.Context, b *binding) bool {
 	log := logf.FromContext(ctx)
 	switch {
 	case !s.admits(b):
-		log.V(2).Info("Binding is not for this scheduler or is suspended; skipping")
+		log.V(2).Info("binding is not for this scheduler or is suspended, skipping")
 		return false
 	case b.obj.GetDeletionTimestamp() != nil:
 		s.eventFailed(b, fmt.Errorf("%s is terminating; not scheduling it", b))
-		log.V(1).Info("Binding is terminating; skipping")
+		log.V(1).Info("binding is terminating, skipping")
 		return false
 	case b.spec.Placement == nil:
-		log.Info("Binding has no placement; skipping")
+		log.Info("binding has no placement, skipping")
 		return false
 	}
 	return true

@@ -58,7 +58,7 @@ func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*bi
 	if err := s.client.Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
 		return nil, false, &specPatchError{fmt.Errorf("patch scheduling result of %s: %w", b, err)}
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
 	return desired, true, nil
 }
 
@@ -87,7 +87,7 @@ func (s *Scheduler) patchStatus(ctx context.Context, b *binding, out outcome) (b
 	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
 		return false, fmt.Errorf("patch Scheduled condition of %s: %w", b, err)
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
 	return true, nil
 }
 
@@ -102,8 +102,8 @@ func (s *Scheduler) syncObservedGeneration(ctx context.Context, b *binding) erro
 	if err := s.client.Status().Patch(ctx, desired.obj, client.MergeFrom(b.obj)); err != nil {
 		return fmt.Errorf("patch schedulerObservedGeneration of %s: %w", b, err)
 	}
-	s.writes.remember(b.key(), b.obj.GetResourceVersion(), desired.obj)
-	logf.FromContext(ctx).V(1).Info("No scheduling needed; observed generation updated", "generation", b.obj.GetGeneration())
+	s.writes.Remember(b.key(), b.obj.GetResourceVersion(), desired.obj.GetResourceVersion(), desired.obj.DeepCopyObject().(client.Object))
+	logf.FromContext(ctx).V(1).Info("no scheduling needed, observed generation updated", "generation", b.obj.GetGeneration())
 	return nil
 }
 
@@ -131,10 +131,10 @@ func (s *Scheduler) retry(ctx context.Context, b *binding, err error) (reconcile
 	case err == nil:
 		return reconcile.Result{}, nil
 	case framework.IsFitError(err):
-		log.Info("No cluster fits the binding", "reason", err.Error())
+		log.Info("no cluster fits the binding", "reason", err.Error())
 		return reconcile.Result{}, nil
 	case framework.IsUnschedulable(err):
-		log.Info("Binding is unschedulable; retrying later", "reason", err.Error(), "after", unschedulableRetry)
+		log.Info("binding is unschedulable, retrying later", "reason", err.Error(), "after", unschedulableRetry)
 		return reconcile.Result{RequeueAfter: unschedulableRetry}, nil
 	}
 	return reconcile.Result{}, fmt.Errorf("schedule %s: %w", b, err)

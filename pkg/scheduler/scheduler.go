@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -17,6 +18,7 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
 	"github.com/propel-mc/propel/pkg/scheduler/plugins"
+	"github.com/propel-mc/propel/pkg/writememo"
 )
 
 // Queue timing (Karmada's scheduling queue): failed attempts back off
@@ -61,9 +63,12 @@ type Scheduler struct {
 	core     *core.Scheduler
 	client   client.Client
 	recorder record.EventRecorder
-	writes   *writeMemo
-	assumed  *assumeCache
-	workers  int
+	// writes lets a reconcile read the scheduler's own writes before the
+	// cache shows them: without it, the reconcile triggered by its own spec
+	// patch could see the old status and write it again.
+	writes  *writememo.Memo[types.NamespacedName, client.Object]
+	assumed *assumeCache
+	workers int
 	// ignorePriority is Options.IgnorePriority.
 	ignorePriority bool
 	now            func() time.Time
@@ -97,7 +102,7 @@ func New(opts Options) (*Scheduler, error) {
 			},
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
 		},
-		writes: newWriteMemo(),
+		writes: writememo.New[types.NamespacedName, client.Object]("scheduler"),
 		now:    time.Now,
 	}, nil
 }

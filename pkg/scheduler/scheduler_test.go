@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -9,6 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/propel-mc/propel/pkg/apis"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -169,40 +173,36 @@ func TestTargetsString(t *testing.T) {
 	}
 }
 
-func TestWriteMemo(t *testing.T) {
-	m := newWriteMemo()
+// TestLoadReadsOwnWrites: while the cache still shows the version the
+// scheduler's write superseded, load returns the written binding (the
+// memo itself is tested in pkg/writememo).
+func TestLoadReadsOwnWrites(t *testing.T) {
+	cached := &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default"}}
+	c := fake.NewClientBuilder().WithScheme(apis.Scheme).WithObjects(cached).Build()
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.client = c
 	key := types.NamespacedName{Namespace: "default", Name: "x"}
-	obj := func(rv string) *workv1alpha2.ResourceBinding {
-		return &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default", ResourceVersion: rv}}
+	if err := c.Get(context.Background(), key, cached); err != nil {
+		t.Fatal(err)
 	}
-	m.remember(key, "1", obj("2"))
-	m.remember(key, "2", obj("3"))
-	for _, stale := range []string{"1", "2"} {
-		if got := m.resolve(key, obj(stale)).GetResourceVersion(); got != "3" {
-			t.Errorf("cache at %s: resolved %s, want our write 3", stale, got)
-		}
+	written := cached.DeepCopy()
+	written.ResourceVersion = cached.ResourceVersion + "0"
+	written.Spec.Clusters = []workv1alpha2.TargetCluster{{Name: "m1"}}
+	s.writes.Remember(key, cached.ResourceVersion, written.ResourceVersion, written)
+	b, err := s.load(context.Background(), key)
+	if err != nil || b == nil || len(b.spec.Clusters) != 1 {
+		t.Fatalf("stale cache: load = %v, %v; want the scheduler's own write", b, err)
 	}
-	if got := m.resolve(key, obj("4")).GetResourceVersion(); got != "4" {
-		t.Errorf("cache moved on: resolved %s, want 4", got)
+	b.spec.Clusters = nil // the caller owns what load returns
+	if again, _ := s.load(context.Background(), key); len(again.spec.Clusters) != 1 {
+		t.Fatal("load handed out the remembered object itself")
 	}
-	if got := m.resolve(key, obj("1")).GetResourceVersion(); got != "1" {
-		t.Errorf("entry must be dropped once the cache moved on, resolved %s", got)
-	}
-}
-
-// TestWriteMemoObserve: an update event showing the cache caught up drops
-// the entry, so scheduled bindings are not remembered forever.
-func TestWriteMemoObserve(t *testing.T) {
-	m := newWriteMemo()
-	key := types.NamespacedName{Namespace: "default", Name: "x"}
-	m.remember(key, "1", &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default", ResourceVersion: "2"}})
-	m.observe(key, "1") // a stale event: keep
-	if len(m.entries) != 1 {
-		t.Fatalf("entry dropped on a superseded version")
-	}
-	m.observe(key, "2")
-	if len(m.entries) != 0 {
-		t.Fatalf("entry kept after the cache caught up: %v", m.entries)
+	s.writes.Forget(key)
+	if b, _ := s.load(context.Background(), key); len(b.spec.Clusters) != 0 {
+		t.Fatal("without a remembered write, load must return the cached binding")
 	}
 }
 

@@ -77,12 +77,12 @@ func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
 			},
 		},
 	}}
-	harness.Eventually(t, "create the Kruise StatefulSet template", time.Minute, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "create the Kruise StatefulSet template", func(ctx context.Context) (bool, error) {
 		return env.Client.Create(ctx, sts.DeepCopy()) == nil, nil // the RESTMapper learns the new kind lazily
-	})
+	}, harness.Timeout(time.Minute))
 	t.Cleanup(func() { _ = env.Client.Delete(context.Background(), sts) })
 
-	harness.Eventually(t, "the binding carries 3 replicas and the pod's requests", time.Minute, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "the binding carries 3 replicas and the pod's requests", func(ctx context.Context) (bool, error) {
 		rb := &workv1alpha2.ResourceBinding{}
 		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: names.BindingName("StatefulSet", name)}, rb); err != nil {
 			return false, err
@@ -92,21 +92,21 @@ func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
 			return false, fmt.Errorf("binding replicas %d, requirements %v", rb.Spec.Replicas, req)
 		}
 		return true, nil
-	})
+	}, harness.Timeout(time.Minute))
 
 	want := map[string]int64{"member1": 2, "member2": 1}
 	for member, replicas := range want {
 		res := dynamic.NewForConfigOrDie(env.Member(member).Config).Resource(kruiseStatefulSetGVR).Namespace("default")
-		harness.Eventually(t, fmt.Sprintf("%s runs %d replicas", member, replicas), 2*time.Minute, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, fmt.Sprintf("%s runs %d replicas", member, replicas), func(ctx context.Context) (bool, error) {
 			obj, err := res.Get(ctx, name, metav1.GetOptions{})
 			if err != nil {
 				return false, err
 			}
 			got, _, _ := unstructured.NestedInt64(obj.Object, "spec", "replicas")
 			return got == replicas, nil
-		})
+		}, harness.Timeout(2*time.Minute))
 		// What Kruise's controller would report once the pods run.
-		harness.Eventually(t, member+" reports its status", time.Minute, func(ctx context.Context) (bool, error) {
+		harness.Eventually(t, member+" reports its status", func(ctx context.Context) (bool, error) {
 			obj, err := res.Get(ctx, name, metav1.GetOptions{})
 			if err != nil {
 				return false, err
@@ -119,10 +119,10 @@ func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
 			}
 			_, err = res.UpdateStatus(ctx, obj, metav1.UpdateOptions{})
 			return err == nil, nil
-		})
+		}, harness.Timeout(time.Minute))
 	}
 
-	harness.Eventually(t, "the template's status sums the members' at its generation", 2*time.Minute, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "the template's status sums the members' at its generation", func(ctx context.Context) (bool, error) {
 		tmpl := &unstructured.Unstructured{}
 		tmpl.SetGroupVersionKind(sts.GroupVersionKind())
 		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(sts), tmpl); err != nil {
@@ -140,9 +140,9 @@ func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
 			return false, fmt.Errorf("status %v, template generation %d", status, tmpl.GetGeneration())
 		}
 		return true, nil
-	})
+	}, harness.Timeout(2*time.Minute))
 
-	harness.Eventually(t, "both members are healthy", time.Minute, func(ctx context.Context) (bool, error) {
+	harness.Eventually(t, "both members are healthy", func(ctx context.Context) (bool, error) {
 		rb := &workv1alpha2.ResourceBinding{}
 		if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "default", Name: names.BindingName("StatefulSet", name)}, rb); err != nil {
 			return false, err
@@ -157,7 +157,7 @@ func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
 			return false, fmt.Errorf("aggregated status %+v", rb.Status.AggregatedStatus)
 		}
 		return true, nil
-	})
+	}, harness.Timeout(time.Minute))
 }
 
 // installKruiseStatefulSetCRD installs the CRD of test data in the control

@@ -65,14 +65,11 @@ func New(opts Options) *Reconciler {
 	return &Reconciler{opts: opts}
 }
 
-// SetupWithManager registers the controller, its binding indexes and the
-// Pull-cluster health monitor with mgr.
+// SetupWithManager registers the controller and the Pull-cluster health
+// monitor with mgr, whose cache must have the binding index of pkg/index.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.client = mgr.GetClient()
 	r.recorder = mgr.GetEventRecorderFor(names.ClusterControllerName)
-	if err := indexBindingClusters(context.Background(), mgr.GetFieldIndexer()); err != nil {
-		return fmt.Errorf("%s: %w", names.ClusterControllerName, err)
-	}
 	r.monitor = newHealthMonitor(mgr.GetClient(), mgr.GetAPIReader(), r.opts)
 	if err := mgr.Add(r.monitor); err != nil {
 		return err

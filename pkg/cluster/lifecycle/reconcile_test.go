@@ -18,6 +18,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/index"
 )
 
 // counts records the fake control plane's writes by verb.
@@ -28,12 +29,8 @@ func fakeReconciler(t *testing.T, objs ...client.Object) (*Reconciler, *counts, 
 	n := &counts{}
 	c := fake.NewClientBuilder().WithScheme(apis.Scheme).WithObjects(objs...).
 		WithStatusSubresource(&clusterv1alpha1.Cluster{}).
-		WithIndex(&workv1alpha2.ResourceBinding{}, bindingClustersIndex, func(o client.Object) []string {
-			return targetNames(o.(*workv1alpha2.ResourceBinding).Spec.Clusters)
-		}).
-		WithIndex(&workv1alpha2.ClusterResourceBinding{}, bindingClustersIndex, func(o client.Object) []string {
-			return targetNames(o.(*workv1alpha2.ClusterResourceBinding).Spec.Clusters)
-		}).
+		WithIndex(&workv1alpha2.ResourceBinding{}, index.BindingByTargetCluster, index.TargetClustersOfBinding).
+		WithIndex(&workv1alpha2.ClusterResourceBinding{}, index.BindingByTargetCluster, index.TargetClustersOfBinding).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Create: func(ctx context.Context, c client.WithWatch, o client.Object, opts ...client.CreateOption) error {
 				n.create++

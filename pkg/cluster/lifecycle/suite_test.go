@@ -21,6 +21,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
 	"github.com/propel-mc/propel/pkg/cluster/status"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/test/harness"
@@ -44,6 +45,9 @@ func TestMain(m *testing.M) {
 
 func startControllers(ctx context.Context, e *harness.Env) error {
 	_, err := harness.RunManager(ctx, e.ControlPlane.Config, func(mgr ctrl.Manager) error {
+		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
+			return err
+		}
 		lc := lifecycle.New(lifecycle.Options{
 			RemovalPollInterval: 500 * time.Millisecond, MonitorPeriod: 500 * time.Millisecond,
 			MonitorGracePeriod: 2 * time.Second, StartupGracePeriod: 2 * time.Second,

@@ -61,8 +61,13 @@ func StrategyOf(p *policyv1alpha1.Placement) (Strategy, error) {
 }
 
 // UsesStrategy reports whether replicas are assigned by a strategy: a
-// workload with replicas or requirements and at most one component.
+// binding with replicas or requirements and at most one component.
 // Otherwise every selected cluster is listed without replicas.
+//
+// This is Karmada's assignment rule, deliberately narrower than
+// ResourceBindingSpec.IsWorkload: a binding whose only replica information
+// is its components (MultiplePodTemplatesScheduling) is a workload but is
+// not divided by the single-template strategies.
 func UsesStrategy(spec *workv1alpha2.ResourceBindingSpec) bool {
 	return (spec.Replicas > 0 || spec.ReplicaRequirements != nil) && len(spec.Components) <= 1
 }

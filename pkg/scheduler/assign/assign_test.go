@@ -217,3 +217,30 @@ func TestAssignTiers(t *testing.T) {
 		t.Fatalf("tiers beyond capacity: err = %v, want UnschedulableError", err)
 	}
 }
+
+// TestUsesStrategyAgainstIsWorkload pins where Karmada's assignment rule
+// and its workload rule differ: components alone make a workload that the
+// single-template strategies do not divide.
+func TestUsesStrategyAgainstIsWorkload(t *testing.T) {
+	reqs := &workv1alpha2.ReplicaRequirements{}
+	tests := []struct {
+		name                   string
+		spec                   workv1alpha2.ResourceBindingSpec
+		workload, usesStrategy bool
+	}{
+		{"nothing", workv1alpha2.ResourceBindingSpec{}, false, false},
+		{"replicas", workv1alpha2.ResourceBindingSpec{Replicas: 2}, true, true},
+		{"requirements only", workv1alpha2.ResourceBindingSpec{ReplicaRequirements: reqs}, true, true},
+		{"one component only", workv1alpha2.ResourceBindingSpec{Components: []workv1alpha2.Component{{Name: "a"}}}, true, false},
+		{"replicas and two components", workv1alpha2.ResourceBindingSpec{Replicas: 2, Components: []workv1alpha2.Component{{Name: "a"}, {Name: "b"}}}, true, false},
+		{"replicas and one component", workv1alpha2.ResourceBindingSpec{Replicas: 2, Components: []workv1alpha2.Component{{Name: "a"}}}, true, true},
+	}
+	for _, tt := range tests {
+		if got := tt.spec.IsWorkload(); got != tt.workload {
+			t.Errorf("%s: IsWorkload = %v, want %v", tt.name, got, tt.workload)
+		}
+		if got := UsesStrategy(&tt.spec); got != tt.usesStrategy {
+			t.Errorf("%s: UsesStrategy = %v, want %v", tt.name, got, tt.usesStrategy)
+		}
+	}
+}

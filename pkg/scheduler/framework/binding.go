@@ -30,7 +30,7 @@ func NewBindingInfo(spec *workv1alpha2.ResourceBindingSpec, affinityName string)
 		Spec:         spec,
 		AffinityName: affinityName,
 		Targets:      make(map[string]int32, len(spec.Clusters)),
-		Workload:     IsWorkload(spec),
+		Workload:     spec.IsWorkload(),
 	}
 	for _, tc := range spec.Clusters {
 		b.Targets[tc.Name] = tc.Replicas
@@ -43,12 +43,6 @@ func NewBindingInfo(spec *workv1alpha2.ResourceBindingSpec, affinityName string)
 	}
 	b.Affinity = affinity.EffectiveTerm(spec.Placement, affinityName, b.Workload)
 	return b
-}
-
-// IsWorkload is Karmada's test for a binding with replicas: replicas > 0,
-// replicaRequirements set, or components present.
-func IsWorkload(spec *workv1alpha2.ResourceBindingSpec) bool {
-	return spec.Replicas > 0 || spec.ReplicaRequirements != nil || len(spec.Components) > 0
 }
 
 // Targeted reports whether cluster is in spec.clusters.

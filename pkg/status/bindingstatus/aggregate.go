@@ -111,10 +111,10 @@ func fullyApplied(spec *workv1alpha2.ResourceBindingSpec, items []workv1alpha2.A
 	}
 	if ok {
 		return metav1.Condition{Type: workv1alpha2.FullyApplied, Status: metav1.ConditionTrue,
-			Reason: names.FullyAppliedSuccessReason, Message: names.FullyAppliedSuccessMessage}
+			Reason: workv1alpha2.FullyAppliedSuccessReason, Message: workv1alpha2.FullyAppliedSuccessMessage}
 	}
 	return metav1.Condition{Type: workv1alpha2.FullyApplied, Status: metav1.ConditionFalse,
-		Reason: names.FullyAppliedFailedReason, Message: names.FullyAppliedFailedMessage}
+		Reason: workv1alpha2.FullyAppliedFailedReason, Message: workv1alpha2.FullyAppliedFailedMessage}
 }
 
 // itemsEqual compares aggregated items, statuses as JSON values.

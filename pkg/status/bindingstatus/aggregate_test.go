@@ -105,9 +105,9 @@ func TestFullyApplied(t *testing.T) {
 		if got.Status != c.want {
 			t.Errorf("%s: %s", c.name, got.Status)
 		}
-		wantReason, wantMsg := names.FullyAppliedFailedReason, names.FullyAppliedFailedMessage
+		wantReason, wantMsg := workv1alpha2.FullyAppliedFailedReason, workv1alpha2.FullyAppliedFailedMessage
 		if c.want == metav1.ConditionTrue {
-			wantReason, wantMsg = names.FullyAppliedSuccessReason, names.FullyAppliedSuccessMessage
+			wantReason, wantMsg = workv1alpha2.FullyAppliedSuccessReason, workv1alpha2.FullyAppliedSuccessMessage
 		}
 		if got.Reason != wantReason || got.Message != wantMsg || got.Type != workv1alpha2.FullyApplied {
 			t.Errorf("%s: condition %+v", c.name, got)

@@ -95,13 +95,11 @@ func newReconciler(kind bindingKind, deps Deps, opts Options) *Reconciler {
 	return &Reconciler{kind: kind, client: deps.Client, templates: deps.Templates, recorder: deps.Recorder, opts: opts}
 }
 
-// SetupWithManager registers the Work index and the controller: scheduled
+// SetupWithManager registers the controller (the manager must have the
+// Work indexes of pkg/index): scheduled
 // bindings (on creation, spec change or a new schedule) and Works whose
 // status changed or that were deleted.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &workv1alpha1.Work{}, r.kind.index, labelIndex(r.kind.idLabel)); err != nil {
-		return err
-	}
 	return ctrl.NewControllerManagedBy(mgr).Named(r.kind.controllerName).
 		For(r.kind.newBinding(), builder.WithPredicates(r.scheduledChange())).
 		Watches(&workv1alpha1.Work{}, r.delayedBindingOfWork(), builder.WithPredicates(workStatusChanged())).
@@ -117,8 +115,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // changed (generation) and when they were scheduled anew.
 func (r *Reconciler) scheduledChange() predicate.Predicate {
 	scheduled := func(obj client.Object) bool {
-		_, status := r.kind.parts(obj)
-		return status.LastScheduledTime != nil
+		return statusOf(obj).LastScheduledTime != nil
 	}
 	return predicate.Funcs{
 		CreateFunc: func(e event.CreateEvent) bool { return scheduled(e.Object) },
@@ -126,8 +123,7 @@ func (r *Reconciler) scheduledChange() predicate.Predicate {
 			if !scheduled(e.ObjectNew) {
 				return false
 			}
-			_, oldStatus := r.kind.parts(e.ObjectOld)
-			_, newStatus := r.kind.parts(e.ObjectNew)
+			oldStatus, newStatus := statusOf(e.ObjectOld), statusOf(e.ObjectNew)
 			return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() ||
 				!oldStatus.LastScheduledTime.Equal(newStatus.LastScheduledTime)
 		},

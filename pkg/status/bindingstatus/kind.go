@@ -8,29 +8,19 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
-// bindingKind is what differs between ResourceBindings and
-// ClusterResourceBindings for status aggregation.
+// bindingKind is what differs between the ResourceBinding and the
+// ClusterResourceBinding status controllers; the bindings themselves are
+// handled through workv1alpha2.Binding.
 type bindingKind struct {
 	controllerName string
-	// idLabel is the binding's permanent-id label, which its Works carry.
-	idLabel string
-	// index lists Works by idLabel's value.
-	index      string
-	newBinding func() client.Object
-	parts      func(obj client.Object) (*workv1alpha2.ResourceBindingSpec, *workv1alpha2.ResourceBindingStatus)
+	newBinding     func() workv1alpha2.Binding
 	// bindingOf names the binding a Work belongs to, from its annotations.
 	bindingOf func(work client.Object) (types.NamespacedName, bool)
 }
 
 var resourceBindingKind = bindingKind{
 	controllerName: names.ResourceBindingStatusControllerName,
-	idLabel:        names.ResourceBindingPermanentIDLabel,
-	index:          IndexWorksByResourceBindingID,
-	newBinding:     func() client.Object { return &workv1alpha2.ResourceBinding{} },
-	parts: func(obj client.Object) (*workv1alpha2.ResourceBindingSpec, *workv1alpha2.ResourceBindingStatus) {
-		rb := obj.(*workv1alpha2.ResourceBinding)
-		return &rb.Spec, &rb.Status
-	},
+	newBinding:     func() workv1alpha2.Binding { return &workv1alpha2.ResourceBinding{} },
 	bindingOf: func(work client.Object) (types.NamespacedName, bool) {
 		a := work.GetAnnotations()
 		key := types.NamespacedName{Namespace: a[names.ResourceBindingNamespaceAnnotation], Name: a[names.ResourceBindingNameAnnotation]}
@@ -40,15 +30,16 @@ var resourceBindingKind = bindingKind{
 
 var clusterResourceBindingKind = bindingKind{
 	controllerName: names.ClusterResourceBindingStatusControllerName,
-	idLabel:        names.ClusterResourceBindingPermanentIDLabel,
-	index:          IndexWorksByClusterResourceBindingID,
-	newBinding:     func() client.Object { return &workv1alpha2.ClusterResourceBinding{} },
-	parts: func(obj client.Object) (*workv1alpha2.ResourceBindingSpec, *workv1alpha2.ResourceBindingStatus) {
-		crb := obj.(*workv1alpha2.ClusterResourceBinding)
-		return &crb.Spec, &crb.Status
-	},
+	newBinding:     func() workv1alpha2.Binding { return &workv1alpha2.ClusterResourceBinding{} },
 	bindingOf: func(work client.Object) (types.NamespacedName, bool) {
 		key := types.NamespacedName{Name: work.GetAnnotations()[names.ClusterResourceBindingNameAnnotation]}
 		return key, key.Name != ""
 	},
+}
+
+// statusOf is the status of a binding event's object (always a binding:
+// the controller watches only its kind).
+func statusOf(obj client.Object) *workv1alpha2.ResourceBindingStatus {
+	b, _ := workv1alpha2.AsBinding(obj)
+	return b.BindingStatus()
 }

@@ -7,12 +7,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 )
@@ -24,16 +26,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err := r.client.Get(ctx, req.NamespacedName, binding); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	spec, status := r.kind.parts(binding)
+	spec, status := binding.BindingSpec(), binding.BindingStatus()
 	if !binding.GetDeletionTimestamp().IsZero() || status.LastScheduledTime == nil {
 		return reconcile.Result{}, nil
 	}
-	id := binding.GetLabels()[r.kind.idLabel]
-	if id == "" {
-		log.FromContext(ctx).Info("binding has no permanent id yet, its Works cannot be found", "label", r.kind.idLabel)
+	if workv1alpha2.PermanentID(binding) == "" {
+		log.FromContext(ctx).Info("binding has no permanent id yet, its works cannot be found",
+			"binding", klog.KObj(binding), "label", binding.PermanentIDLabel())
 		return reconcile.Result{}, nil
 	}
-	items, err := r.collect(ctx, id, &spec.Resource)
+	items, err := r.collect(ctx, binding)
 	if err != nil {
 		r.recorder.Event(binding, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
 		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
@@ -49,9 +51,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 
 // collect lists the binding's live Works by its permanent id and turns
 // them into aggregated items.
-func (r *Reconciler) collect(ctx context.Context, id string, resource *workv1alpha2.ObjectReference) ([]workv1alpha2.AggregatedStatusItem, error) {
+func (r *Reconciler) collect(ctx context.Context, binding workv1alpha2.Binding) ([]workv1alpha2.AggregatedStatusItem, error) {
 	list := &workv1alpha1.WorkList{}
-	if err := r.client.List(ctx, list, client.MatchingFields{r.kind.index: id}); err != nil {
+	if err := r.client.List(ctx, list, index.WorksOf(binding)); err != nil {
 		return nil, fmt.Errorf("list works: %w", err)
 	}
 	works := list.Items[:0]
@@ -60,15 +62,15 @@ func (r *Reconciler) collect(ctx context.Context, id string, resource *workv1alp
 			works = append(works, w)
 		}
 	}
-	return aggregateItems(works, *resource)
+	return aggregateItems(works, binding.BindingSpec().Resource)
 }
 
 // writeStatus records items and FullyApplied when either changed. The
 // patch is conditional on the version read: the scheduler writes other
 // fields of the same status.
-func (r *Reconciler) writeStatus(ctx context.Context, binding client.Object, items []workv1alpha2.AggregatedStatusItem) error {
-	updated := binding.DeepCopyObject().(client.Object)
-	spec, status := r.kind.parts(updated)
+func (r *Reconciler) writeStatus(ctx context.Context, binding workv1alpha2.Binding, items []workv1alpha2.AggregatedStatusItem) error {
+	updated := binding.DeepCopyObject().(workv1alpha2.Binding)
+	spec, status := updated.BindingSpec(), updated.BindingStatus()
 	sameItems := itemsEqual(status.AggregatedStatus, items)
 	condChanged := meta.SetStatusCondition(&status.Conditions, fullyApplied(spec, items))
 	if sameItems && !condChanged {
@@ -79,7 +81,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, binding client.Object, ite
 	if err := r.client.Status().Patch(ctx, updated, patch); err != nil {
 		return fmt.Errorf("update status: %w", err)
 	}
-	log.FromContext(ctx).V(1).Info("aggregated status updated", "clusters", len(items))
+	log.FromContext(ctx).V(1).Info("aggregated status updated", "binding", klog.KObj(binding), "clusters", len(items))
 	r.recorder.Event(binding, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update ResourceBinding with AggregatedStatus successfully.")
 	return nil
 }
@@ -109,7 +111,7 @@ func (r *Reconciler) syncTemplate(ctx context.Context, resource workv1alpha2.Obj
 		return err
 	}
 	if result == templatestatus.Updated {
-		log.FromContext(ctx).V(1).Info("template status updated", "template", resource.Kind+" "+resource.Namespace+"/"+resource.Name)
+		log.FromContext(ctx).V(1).Info("template status updated", "template", klog.KRef(resource.Namespace, resource.Name), "kind", resource.Kind)
 		r.recorder.Event(ref, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update resourceTemplate with AggregatedStatus successfully.")
 	}
 	return nil

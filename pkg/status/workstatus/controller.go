@@ -21,10 +21,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // Recorder records events; record.EventRecorder is one.

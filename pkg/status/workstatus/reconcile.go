@@ -11,10 +11,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/execution/workcluster"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // onMemberEvent re-queues the Work of any changed member object; the
