@@ -26,12 +26,12 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/templatecontroller"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/test/harness"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook/webhooktest"
 	"github.com/propel-mc/propel/pkg/webhook/interpreter"
+	"github.com/propel-mc/propel/test/harness"
 )
 
 // The shared detector's interpreter (startDetector) is a webhook layer in
