@@ -11,6 +11,8 @@
 // status) to take them.
 package names
 
+import workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+
 // Labels and annotations on policies, templates, bindings, Works and member
 // objects (Karmada's exact keys).
 const (
@@ -20,13 +22,13 @@ const (
 	ClusterPropagationPolicyPermanentIDLabel = "clusterpropagationpolicy.karmada.io/permanent-id"
 	ClusterPropagationPolicyNameAnnotation   = "clusterpropagationpolicy.karmada.io/name"
 
-	ResourceBindingPermanentIDLabel        = "resourcebinding.karmada.io/permanent-id"
-	ClusterResourceBindingPermanentIDLabel = "clusterresourcebinding.karmada.io/permanent-id"
+	ResourceBindingPermanentIDLabel        = workv1alpha2.ResourceBindingPermanentIDLabel
+	ClusterResourceBindingPermanentIDLabel = workv1alpha2.ClusterResourceBindingPermanentIDLabel
 	WorkPermanentIDLabel                   = "work.karmada.io/permanent-id"
 
-	ResourceBindingNamespaceAnnotation   = "resourcebinding.karmada.io/namespace"
-	ResourceBindingNameAnnotation        = "resourcebinding.karmada.io/name"
-	ClusterResourceBindingNameAnnotation = "clusterresourcebinding.karmada.io/name"
+	ResourceBindingNamespaceAnnotation   = workv1alpha2.ResourceBindingNamespaceAnnotation
+	ResourceBindingNameAnnotation        = workv1alpha2.ResourceBindingNameAnnotation
+	ClusterResourceBindingNameAnnotation = workv1alpha2.ClusterResourceBindingNameAnnotation
 	WorkNamespaceAnnotation              = "work.karmada.io/namespace"
 	WorkNameAnnotation                   = "work.karmada.io/name"
 	ConflictResolutionAnnotation         = "work.karmada.io/conflict-resolution"

@@ -24,6 +24,12 @@ import (
 func TestClusterDeletionCleansUpOnlyWhatKarmadaDoes(t *testing.T) {
 	ctx := context.Background()
 	name := harness.UniqueName("gone")
+	// The suite joins no member, so nothing has made the namespace that
+	// holds member credentials yet.
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "karmada-cluster"}}
+	if err := env.Client.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "karmada-cluster", Name: name}}
 	if err := env.Client.Create(ctx, secret); err != nil {
 		t.Fatal(err)

@@ -1,10 +1,10 @@
 package v1alpha2
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // Kinds of the two binding types, for messages, logs and events (typed
@@ -18,8 +18,12 @@ const (
 // common: the same spec and status types, one permanent-id label each, and
 // the annotations their Works carry to name them. Controllers that handle
 // both kinds work on a Binding instead of switching on the type.
+// +kubebuilder:object:generate=false
 type Binding interface {
-	client.Object
+	// The methods of controller-runtime's client.Object, spelled out from
+	// apimachinery so that controller-gen can load this package.
+	metav1.Object
+	runtime.Object
 
 	// BindingKind is ResourceBindingKind or ClusterResourceBindingKind.
 	BindingKind() string
@@ -55,13 +59,13 @@ func (rb *ResourceBinding) BindingSpec() *ResourceBindingSpec { return &rb.Spec 
 func (rb *ResourceBinding) BindingStatus() *ResourceBindingStatus { return &rb.Status }
 
 // PermanentIDLabel is resourcebinding.karmada.io/permanent-id.
-func (*ResourceBinding) PermanentIDLabel() string { return names.ResourceBindingPermanentIDLabel }
+func (*ResourceBinding) PermanentIDLabel() string { return ResourceBindingPermanentIDLabel }
 
 // WorkAnnotations are resourcebinding.karmada.io/namespace and /name.
 func (rb *ResourceBinding) WorkAnnotations() map[string]string {
 	return map[string]string{
-		names.ResourceBindingNamespaceAnnotation: rb.Namespace,
-		names.ResourceBindingNameAnnotation:      rb.Name,
+		ResourceBindingNamespaceAnnotation: rb.Namespace,
+		ResourceBindingNameAnnotation:      rb.Name,
 	}
 }
 
@@ -79,12 +83,12 @@ func (crb *ClusterResourceBinding) BindingStatus() *ResourceBindingStatus { retu
 
 // PermanentIDLabel is clusterresourcebinding.karmada.io/permanent-id.
 func (*ClusterResourceBinding) PermanentIDLabel() string {
-	return names.ClusterResourceBindingPermanentIDLabel
+	return ClusterResourceBindingPermanentIDLabel
 }
 
 // WorkAnnotations is clusterresourcebinding.karmada.io/name.
 func (crb *ClusterResourceBinding) WorkAnnotations() map[string]string {
-	return map[string]string{names.ClusterResourceBindingNameAnnotation: crb.Name}
+	return map[string]string{ClusterResourceBindingNameAnnotation: crb.Name}
 }
 
 // PermanentID is the value of b's permanent-id label ("" before the

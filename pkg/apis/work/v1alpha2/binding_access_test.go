@@ -8,8 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 func TestIsWorkload(t *testing.T) {
@@ -39,9 +37,9 @@ func TestIsWorkload(t *testing.T) {
 
 func TestBindingAccessors(t *testing.T) {
 	rb := &ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "nginx-deployment",
-		Labels: map[string]string{names.ResourceBindingPermanentIDLabel: "id-1"}}}
+		Labels: map[string]string{ResourceBindingPermanentIDLabel: "id-1"}}}
 	crb := &ClusterResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "crd-foo",
-		Labels: map[string]string{names.ClusterResourceBindingPermanentIDLabel: "id-2"}}}
+		Labels: map[string]string{ClusterResourceBindingPermanentIDLabel: "id-2"}}}
 
 	for _, c := range []struct {
 		b           Binding
@@ -50,10 +48,10 @@ func TestBindingAccessors(t *testing.T) {
 		label, id   string
 		annotations map[string]string
 	}{
-		{rb, ResourceBindingKind, "ResourceBinding default/nginx-deployment", true, names.ResourceBindingPermanentIDLabel, "id-1",
-			map[string]string{names.ResourceBindingNamespaceAnnotation: "default", names.ResourceBindingNameAnnotation: "nginx-deployment"}},
-		{crb, ClusterResourceBindingKind, "ClusterResourceBinding crd-foo", false, names.ClusterResourceBindingPermanentIDLabel, "id-2",
-			map[string]string{names.ClusterResourceBindingNameAnnotation: "crd-foo"}},
+		{rb, ResourceBindingKind, "ResourceBinding default/nginx-deployment", true, ResourceBindingPermanentIDLabel, "id-1",
+			map[string]string{ResourceBindingNamespaceAnnotation: "default", ResourceBindingNameAnnotation: "nginx-deployment"}},
+		{crb, ClusterResourceBindingKind, "ClusterResourceBinding crd-foo", false, ClusterResourceBindingPermanentIDLabel, "id-2",
+			map[string]string{ClusterResourceBindingNameAnnotation: "crd-foo"}},
 	} {
 		if c.b.BindingKind() != c.kind || c.b.Namespaced() != c.namespaced || BindingName(c.b) != c.name {
 			t.Errorf("%s: kind %q namespaced %v name %q", c.name, c.b.BindingKind(), c.b.Namespaced(), BindingName(c.b))
