@@ -36,9 +36,11 @@ func TestStructuredLogging(t *testing.T) {
 	defer mu.Unlock()
 	all := strings.Join(lines, "\n")
 	for _, want := range []string{
-		`"msg"="Called interpreter webhook" "webhook"="cfg/hook.example.io" "operation"="InterpretHealth" "kind"="Workload" "object"={"name"="nginx" "namespace"="default"}`,
-		`"msg"="Interpreter webhook call failed" "webhook"="cfg/hook.example.io"`,
-		`"msg"="Loaded interpreter webhook configurations" "configurations"=1 "webhooks"=1 "clients"=1`,
+		`"msg"="called interpreter webhook" "webhook"="cfg/hook.example.io" "operation"="InterpretHealth" "kind"="Workload" "object"={"name"="nginx" "namespace"="default"}`,
+		// logger.Error puts the error first.
+		`"msg"="interpreter webhook call failed" "error"="Post \"https://`,
+		`connect: connection refused" "webhook"="cfg/hook.example.io" "operation"="InterpretHealth"`,
+		`"msg"="loaded interpreter webhook configurations" "configurations"=1 "webhooks"=1 "clients"=1`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("log lacks %s:\n%s", want, all)
