@@ -101,7 +101,8 @@ func (c *Controller) defaultDeps(mgr ctrl.Manager) error {
 func (c *Controller) setupKind(mgr ctrl.Manager, k *bindingKind) error {
 	r := &reconciler{Deps: c.deps, kind: k, writers: c.opts.WorkWriters}
 	if r.Recorder == nil {
-		r.Recorder = mgr.GetEventRecorderFor(k.controllerName) //nolint:staticcheck // record.EventRecorder is the recorder type Propel shares
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		r.Recorder = mgr.GetEventRecorderFor(k.controllerName)
 	}
 	workers := c.opts.Workers
 	b := ctrl.NewControllerManagedBy(mgr).

@@ -93,7 +93,8 @@ func (e *testEnv) startManager(t *testing.T, cachedTemplates bool, tune func(*re
 		t.Fatal(err)
 	}
 	e.rb = &reconciler{Deps: c.deps, kind: rbKind, writers: c.opts.WorkWriters}
-	e.rb.Recorder = mgr.GetEventRecorderFor(rbKind.controllerName) //nolint:staticcheck // as SetupWithManager does
+	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+	e.rb.Recorder = mgr.GetEventRecorderFor(rbKind.controllerName)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = mgr.Start(ctx) }()

@@ -27,6 +27,7 @@ func setupBinding(_ context.Context, c *Context) error {
 	b, err := binding.New(binding.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
 		Templates: c.Templates, Interpreter: c.Interpreter,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: c.Manager.GetEventRecorderFor("binding-controller"),
 	}, binding.Options{Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs})
 	if err != nil {
@@ -66,6 +67,7 @@ func setupDetector(_ context.Context, c *Context) error {
 	d, err := detector.New(detector.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Cache: c.Manager.GetCache(), Dynamic: dyn, Discovery: disc,
 		Mapper: c.Manager.GetRESTMapper(), Interpreter: c.Interpreter,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: c.Manager.GetEventRecorderFor("resource-detector"),
 	}, detector.Options{
 		SkippedPropagatingAPIs:       c.Options.SkippedPropagatingAPIs,
@@ -97,6 +99,7 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 	return (&dependencies.Distributor{
 		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
 		Interpreter: c.Interpreter, Templates: c.Templates,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: c.Manager.GetEventRecorderFor("dependencies-distributor"),
 		Workers:  c.Options.ConcurrentDependentSyncs,
 	}).SetupWithManager(c.Manager)
@@ -109,6 +112,7 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	mgr, o := c.Manager, c.Options
 	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
+	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 	lua := customization.New(customization.Options{Recorder: mgr.GetEventRecorderFor("resource-interpreter")})
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		if err := wh.Watch(ctx, mgr.GetCache()); err != nil {

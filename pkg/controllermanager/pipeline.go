@@ -34,6 +34,7 @@ func setupExecution(_ context.Context, c *Context) error {
 	}
 	return execution.New(execution.Deps{
 		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Interpreter: c.Interpreter, Recorder: c.Manager.GetEventRecorderFor("execution-controller"),
 	}, execution.Options{Concurrency: c.Options.ConcurrentWorkSyncs}).SetupWithManager(c.Manager)
 }

@@ -51,6 +51,7 @@ func TestConfigMapFollowsDeployment(t *testing.T) {
 	d := &Distributor{
 		Client: mgr.GetClient(), Dynamic: dyn, Mapper: mgr.GetRESTMapper(),
 		Interpreter: resourceinterpreter.New(native.New()), Templates: dynamicTemplates{dyn, mgr},
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: mgr.GetEventRecorderFor("dependencies-distributor"),
 	}
 	if err := d.SetupWithManager(mgr); err != nil {

@@ -105,6 +105,7 @@ func startControllers(t *testing.T) *controllers {
 	must(t, informers.SetupWithManager(mgr, clients, true))
 	exec := execution.New(execution.Deps{
 		Client: mgr.GetClient(), Clients: clients, Informers: informers, Interpreter: interp,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: mgr.GetEventRecorderFor(names.ExecutionControllerName),
 	}, execution.Options{RateLimiter: fastRetries(), SkipNameValidation: true})
 	must(t, exec.SetupWithManager(mgr))

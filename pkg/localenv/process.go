@@ -2,7 +2,6 @@ package localenv
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -132,5 +131,3 @@ func PortFree(port int) error {
 	}
 	return l.Close()
 }
-
-var errNotReady = errors.New("not ready")

@@ -63,6 +63,7 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 		}
 		return execution.New(execution.Deps{
 			Client: mgr.GetClient(), Clients: clients, Informers: informers,
+			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 			Interpreter: resourceinterpreter.New(native.New()), Recorder: mgr.GetEventRecorderFor("execution-controller"),
 		}, execution.Options{SkipNameValidation: true}).SetupWithManager(mgr)
 	})

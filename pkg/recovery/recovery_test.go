@@ -21,7 +21,11 @@ func TestHandlerRecoversAndReportsTheObject(t *testing.T) {
 			}
 		},
 		UpdateFunc: func(_, _ interface{}) { panic("update boom") },
-		DeleteFunc: func(interface{}) { var m map[string]int; m["x"] = 1 },
+		DeleteFunc: func(interface{}) {
+			var m map[string]int
+			//lint:ignore SA5000 the test needs a runtime error panic (not panic(value)) to prove recovery handles both
+			m["x"] = 1
+		},
 	}, func(obj interface{}) { fellBack = append(fellBack, obj) })
 
 	h.OnAdd("bad", false) // would crash the test binary without recovery

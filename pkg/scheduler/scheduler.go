@@ -115,7 +115,8 @@ func (s *Scheduler) Name() string { return s.name }
 // everything from the manager's cache.
 func (s *Scheduler) SetupWithManager(mgr ctrl.Manager) error {
 	s.client = mgr.GetClient()
-	s.recorder = mgr.GetEventRecorderFor(s.name) //nolint:staticcheck // the brief asks for a record.EventRecorder
+	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+	s.recorder = mgr.GetEventRecorderFor(s.name)
 	err := ctrl.NewControllerManagedBy(mgr).
 		Named("scheduler-"+s.name).
 		WithOptions(controller.Options{

@@ -79,6 +79,7 @@ func SetupWorkStatus(deps Deps, opts Options) error {
 	mgr := deps.Manager
 	ws := workstatus.New(workstatus.Deps{
 		Client: mgr.GetClient(), Clients: deps.Clients, Informers: deps.Informers,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Interpreter: deps.Interpreter, Recorder: mgr.GetEventRecorderFor(names.WorkStatusControllerName),
 	}, opts.Work)
 	if err := ws.SetupWithManager(mgr); err != nil {
@@ -96,12 +97,14 @@ func SetupBindingStatus(deps Deps, opts Options) error {
 		syncer.Reader, syncer.LiveReader = deps.CachedTemplates, deps.Templates
 	}
 	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ResourceBindingStatusControllerName),
 	}, opts.ResourceBinding)
 	if err := rb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.ResourceBindingStatusControllerName, err)
 	}
 	crb := bindingstatus.NewClusterResourceBinding(bindingstatus.Deps{
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ClusterResourceBindingStatusControllerName),
 	}, opts.ClusterResourceBinding)
 	if err := crb.SetupWithManager(mgr); err != nil {

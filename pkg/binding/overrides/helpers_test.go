@@ -65,18 +65,6 @@ func nestedString(t *testing.T, obj *unstructured.Unstructured, path ...string) 
 	return v
 }
 
-func nestedStrings(t *testing.T, obj *unstructured.Unstructured, path ...string) []string {
-	t.Helper()
-	v, found, err := unstructured.NestedStringSlice(obj.Object, path...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !found {
-		return nil
-	}
-	return v
-}
-
 const deploymentYAML = `
 apiVersion: apps/v1
 kind: Deployment

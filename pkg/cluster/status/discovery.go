@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/discovery"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // apiEnablements lists the member's group-versions with their resources
@@ -40,11 +39,11 @@ func enablementsCondition(n int, err error) metav1.Condition {
 	c := metav1.Condition{Type: clusterv1alpha1.ClusterConditionCompleteAPIEnablements, Status: metav1.ConditionFalse}
 	switch {
 	case n == 0:
-		c.Reason, c.Message = names.APIEnablementsReasonEmpty, names.APIEnablementsMessageEmpty
+		c.Reason, c.Message = clusterv1alpha1.APIEnablementsReasonEmpty, clusterv1alpha1.APIEnablementsMessageEmpty
 	case err != nil:
-		c.Reason, c.Message = names.APIEnablementsReasonPartial, fmt.Sprintf(names.APIEnablementsMessagePartialFormat, n)
+		c.Reason, c.Message = clusterv1alpha1.APIEnablementsReasonPartial, fmt.Sprintf(clusterv1alpha1.APIEnablementsMessagePartialFormat, n)
 	default:
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, names.APIEnablementsReasonComplete, names.APIEnablementsMessageComplete
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, clusterv1alpha1.APIEnablementsReasonComplete, clusterv1alpha1.APIEnablementsMessageComplete
 	}
 	return c
 }

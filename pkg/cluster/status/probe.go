@@ -11,7 +11,6 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // health is the outcome of one probe: online when the member answered at
@@ -42,11 +41,11 @@ func observedReady(h health) metav1.Condition {
 	c := metav1.Condition{Type: clusterv1alpha1.ClusterConditionReady, Status: metav1.ConditionFalse}
 	switch {
 	case !h.online:
-		c.Reason, c.Message = names.ClusterReasonNotReachable, names.ClusterMessageNotReachable
+		c.Reason, c.Message = clusterv1alpha1.ClusterReasonNotReachable, clusterv1alpha1.ClusterMessageNotReachable
 	case !h.healthy:
-		c.Reason, c.Message = names.ClusterReasonNotReady, names.ClusterMessageNotReady
+		c.Reason, c.Message = clusterv1alpha1.ClusterReasonNotReady, clusterv1alpha1.ClusterMessageNotReady
 	default:
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, names.ClusterReasonReady, names.ClusterMessageReady
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, clusterv1alpha1.ClusterReasonReady, clusterv1alpha1.ClusterMessageReady
 	}
 	return c
 }
@@ -55,5 +54,5 @@ func observedReady(h health) metav1.Condition {
 // built (missing endpoint or credentials).
 func clientFailedReady(err error) metav1.Condition {
 	return metav1.Condition{Type: clusterv1alpha1.ClusterConditionReady, Status: metav1.ConditionFalse,
-		Reason: names.ClusterReasonStatusCollectionFailed, Message: names.ClusterMessageClientFailedPrefix + boundedtext.String(err.Error())}
+		Reason: clusterv1alpha1.ClusterReasonStatusCollectionFailed, Message: clusterv1alpha1.ClusterMessageClientFailedPrefix + boundedtext.String(err.Error())}
 }

@@ -186,7 +186,7 @@ func isExtendedResourceName(s string) bool {
 		strings.HasPrefix(s, corev1.DefaultResourceRequestsPrefix) {
 		return false
 	}
-	return len(content.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+s)) == 0
+	return len(content.IsLabelKey(corev1.DefaultResourceRequestsPrefix+s)) == 0
 }
 
 // Kinds of the objects a pod refers to.

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(&Cluster{}, &ClusterList{})
+	knownTypes = append(knownTypes, &Cluster{}, &ClusterList{})
 }
 
 // Resource identification of the Cluster kind.

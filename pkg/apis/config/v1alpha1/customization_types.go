@@ -5,7 +5,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(&ResourceInterpreterCustomization{}, &ResourceInterpreterCustomizationList{})
+	knownTypes = append(knownTypes, &ResourceInterpreterCustomization{}, &ResourceInterpreterCustomizationList{})
 }
 
 // +kubebuilder:object:root=true

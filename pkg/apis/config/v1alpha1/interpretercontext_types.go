@@ -14,7 +14,7 @@ import (
 // that webhook clients and servers can encode and decode it.
 
 func init() {
-	SchemeBuilder.Register(&ResourceInterpreterContext{})
+	knownTypes = append(knownTypes, &ResourceInterpreterContext{})
 }
 
 // +kubebuilder:object:root=true

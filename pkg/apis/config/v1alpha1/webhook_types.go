@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(&ResourceInterpreterWebhookConfiguration{}, &ResourceInterpreterWebhookConfigurationList{})
+	knownTypes = append(knownTypes, &ResourceInterpreterWebhookConfiguration{}, &ResourceInterpreterWebhookConfigurationList{})
 }
 
 // +kubebuilder:object:root=true

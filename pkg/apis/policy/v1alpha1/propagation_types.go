@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(
+	knownTypes = append(knownTypes,
 		&PropagationPolicy{}, &PropagationPolicyList{},
 		&ClusterPropagationPolicy{}, &ClusterPropagationPolicyList{},
 	)

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(&Work{}, &WorkList{})
+	knownTypes = append(knownTypes, &Work{}, &WorkList{})
 }
 
 // Work holds the manifests to apply in one member cluster. Works live in the

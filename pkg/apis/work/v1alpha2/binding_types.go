@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	SchemeBuilder.Register(
+	knownTypes = append(knownTypes,
 		&ResourceBinding{}, &ResourceBindingList{},
 		&ClusterResourceBinding{}, &ClusterResourceBindingList{},
 	)

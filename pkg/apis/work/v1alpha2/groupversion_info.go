@@ -7,8 +7,9 @@
 package v1alpha2
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/scheme"
 )
 
 var (
@@ -16,8 +17,22 @@ var (
 	GroupVersion = schema.GroupVersion{Group: "work.karmada.io", Version: "v1alpha2"}
 
 	// SchemeBuilder registers this package's kinds with a runtime.Scheme.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	// It is apimachinery's builder (not controller-runtime's) so that API
+	// packages depend on apimachinery only.
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
 
 	// AddToScheme adds this package's kinds to a runtime.Scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
+
+// knownTypes lists this package's kinds; each kind's file appends to it in
+// an init function.
+var knownTypes []runtime.Object
+
+// addKnownTypes registers knownTypes under GroupVersion, with the meta/v1
+// option types (ListOptions and the like) every group serves.
+func addKnownTypes(s *runtime.Scheme) error {
+	s.AddKnownTypes(GroupVersion, knownTypes...)
+	metav1.AddToGroupVersion(s, GroupVersion)
+	return nil
+}
