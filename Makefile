@@ -1,7 +1,7 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down demo test generate testbin vet bench lint
+.PHONY: up down demo test generate testbin vet bench lint fuzz
 generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@echo "generate: deepcopy and CRDs (controller-gen)"
 	@hack/generate.sh
@@ -45,6 +45,10 @@ lint: $(STATICCHECK) ## Run staticcheck (pinned version) on every package; any f
 	@$(STATICCHECK) ./... || { echo "lint: staticcheck reported findings (above); fix them or add a narrow //lint:ignore CHECK reason"; exit 1; }
 	@echo "lint: staticcheck clean"
 
-test: testbin vet lint ## Build test binaries when missing, vet and lint, then run every test.
+fuzz: ## Run every fuzz target for FUZZTIME (default 5s) each.
+	@hack/fuzz.sh
+
+test: testbin vet lint ## Build test binaries when missing, vet and lint, then run every test and each fuzz target briefly.
 	@echo "test: running go test ./..."
 	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 ./...
+	@hack/fuzz.sh
