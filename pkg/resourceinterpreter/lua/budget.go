@@ -33,10 +33,14 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // budget is the context.Context installed once on a pooled state and reset
 // for every call. gopher-lua asks Done before every instruction, so Done
 // counts instructions; every pollEvery instructions it also looks at the
-// clock and the caller's context. The memory guard stops it from another
-// goroutine through stop.
+// clock and the caller's context. When the memory guard asks for it (through
+// measure), Done measures what the call's state holds (see footprint.go)
+// and stops the call if that is over the allocation budget.
 type budget struct {
 	reason atomic.Pointer[error]
+	// measure is set by the memory guard: the next Done measures the
+	// state's footprint.
+	measure atomic.Bool
 
 	// owned by the goroutine running the call
 	parent   context.Context
@@ -49,10 +53,14 @@ type budget struct {
 	maxSteps       int64
 	steps          int64
 	nextPoll       int64
+	// L is the state the budget is installed on; maxBytes bounds its
+	// footprint (0 disables the bound).
+	L        *glua.LState
+	maxBytes int64
+	fp       footprint
 
 	// scratch space reused by the conversions of the state's calls
 	writer  jsonWriter
-	keys    []string
 	members []member
 	kv      []glua.LValue
 	// tables builds the tables of conversions (see ltable.go).
@@ -83,6 +91,7 @@ func (b *budget) begin(ctx context.Context) {
 		b.nextPoll = b.maxSteps + 1
 	}
 	b.reason.Store(nil)
+	b.measure.Store(false)
 	b.mu.Lock()
 	b.active, b.allocBase = true, -1
 	b.mu.Unlock()
@@ -118,7 +127,27 @@ func (b *budget) Done() <-chan struct{} {
 	if b.steps >= b.nextPoll && b.poll() {
 		return closedChan
 	}
+	if b.measure.Load() && b.overBudget() {
+		return closedChan
+	}
 	return nil
+}
+
+// overBudget measures the state's footprint and stops the call when it is
+// over maxBytes. It runs on the call's goroutine (Done is called by the VM
+// and the string library only), so walking the state is safe.
+func (b *budget) overBudget() bool {
+	b.measure.Store(false)
+	if b.L == nil || b.maxBytes <= 0 {
+		return false
+	}
+	held := b.fp.measure(b.L, b.maxBytes)
+	if held <= b.maxBytes {
+		return false
+	}
+	b.stop(&limitError{fmt.Sprintf("script exceeded its allocation budget of %d MiB (it holds over %d MiB of strings and tables)",
+		b.maxBytes>>20, held>>20)})
+	return true
 }
 
 func (b *budget) poll() bool {

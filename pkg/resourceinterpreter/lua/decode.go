@@ -55,6 +55,7 @@ func decodeObject(L *glua.LState, t *glua.LTable, refs ...*unstructured.Unstruct
 	}
 	if kind, _ := obj["kind"].(string); kind == "" {
 		data, _ := json.Marshal(obj)
+		//lint:ignore ST1005 apimachinery's own text, which Karmada's callers see
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
 	}
 	return &unstructured.Unstructured{Object: obj}, nil

@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"fmt"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
@@ -13,17 +12,24 @@ const guardTick = 2 * time.Millisecond
 
 const heapAllocsMetric = "/gc/heap/allocs:bytes"
 
-// memoryGuard stops calls that allocate too much. Instruction counting
-// cannot catch a script that doubles a string a few dozen times, so a
-// goroutine samples the process's cumulative heap allocations while calls
-// are active and charges each active call with what was allocated since
-// it was first seen. It runs only while calls are active.
+// memoryGuard decides when calls measure their footprint. Instruction
+// counting cannot catch a script that doubles a string a few dozen times,
+// and Go cannot tell which goroutine allocated what, so a goroutine samples
+// the process's cumulative heap allocations while calls are active. Each
+// time the process has allocated another budget's worth since an active
+// call last measured itself, the guard asks that call to measure what its
+// own state holds (budget.overBudget); only that measure can stop the call.
+// Allocations of other goroutines therefore only cause extra measurements
+// (at most one per budget's worth of allocations), never a limit error.
+// It runs only while calls are active.
 type memoryGuard struct {
 	limit   int64
 	active  atomic.Int32
 	mu      sync.Mutex
 	budgets map[*budget]struct{}
 	running bool
+	// asked counts the measurements asked for (read by tests).
+	asked atomic.Int64
 }
 
 func newMemoryGuard(limit int64) *memoryGuard {
@@ -96,7 +102,9 @@ func (g *memoryGuard) charge(budgets []*budget, allocated int64) {
 		case b.allocBase < 0:
 			b.allocBase = allocated
 		case allocated-b.allocBase > g.limit:
-			b.stop(&limitError{fmt.Sprintf("script exceeded its allocation budget of %d MiB", g.limit>>20)})
+			b.allocBase = allocated
+			b.measure.Store(true)
+			g.asked.Add(1)
 		}
 		b.mu.Unlock()
 	}

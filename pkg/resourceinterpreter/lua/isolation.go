@@ -37,8 +37,7 @@ type isolation struct {
 func isolate(L *glua.LState) *isolation {
 	globals := L.Get(glua.GlobalsIndex).(*glua.LTable)
 	frozen := map[*glua.LTable]*glua.LTable{}
-	var freeze func(name string, t *glua.LTable) *glua.LTable
-	freeze = func(name string, t *glua.LTable) *glua.LTable {
+	freeze := func(name string, t *glua.LTable) *glua.LTable {
 		if p, ok := frozen[t]; ok {
 			return p
 		}

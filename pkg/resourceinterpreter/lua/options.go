@@ -25,9 +25,11 @@ type Options struct {
 	// MaxSteps bounds the number of VM instructions of one call (string
 	// library loops count as instructions too). Negative disables it.
 	MaxSteps int64
-	// MaxAllocBytes bounds the heap allocated while one call runs, sampled
-	// every few milliseconds. The sample is process wide, so the bound is
-	// only meant to stop runaway scripts. Negative disables it.
+	// MaxAllocBytes bounds the memory one call's Lua state holds (strings,
+	// tables, closures reachable from its frames). The call measures its
+	// own state whenever the process has allocated this much since its last
+	// measure, so other goroutines' allocations never count against it.
+	// Negative disables it.
 	MaxAllocBytes int64
 	// CacheSize is the number of compiled scripts kept.
 	CacheSize int

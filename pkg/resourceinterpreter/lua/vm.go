@@ -62,6 +62,7 @@ func (vm *VM) newState() (*state, error) {
 	}
 	b := newBudget(vm.opts.Timeout, vm.opts.MaxSteps)
 	b.memo = vm.memo
+	b.L, b.maxBytes = L, vm.opts.MaxAllocBytes
 	b.lazy = newLazyTables(L)
 	b.lazy.wrapRawReaders(L)
 	L.SetGlobal("print", L.NewFunction(vm.print))
