@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -63,7 +64,7 @@ func (r *reconciler) removeOrphans(ctx context.Context, b *binding, works []*wor
 		}
 	}
 	if err := kerrors.NewAggregate(errs); err != nil {
-		r.Recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonCleanupWorkFailed, err.Error())
+		r.Recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonCleanupWorkFailed, boundedtext.String(err.Error()))
 		return err
 	}
 	return nil

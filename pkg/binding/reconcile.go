@@ -16,6 +16,7 @@ import (
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -43,9 +44,12 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	b := r.kind.wrap(obj)
 	if !obj.GetDeletionTimestamp().IsZero() {
-		return ctrl.Result{}, r.finalize(ctx, b)
+		return ctrl.Result{}, boundedtext.Error(r.finalize(ctx, b))
 	}
-	return r.sync(ctx, b)
+	// The error goes to controller-runtime's log: bound a member's or an
+	// interpreter's text in it.
+	res, err := r.sync(ctx, b)
+	return res, boundedtext.Error(err)
 }
 
 // sync runs the phases of a live binding: remove orphan Works, wait for
@@ -99,7 +103,7 @@ func (r *reconciler) template(ctx context.Context, b *binding) (*unstructured.Un
 func (r *reconciler) syncWorks(ctx context.Context, b *binding, tmpl *unstructured.Unstructured, targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work) error {
 	written, err := r.ensureWorks(ctx, b, tmpl, targets, works)
 	if err != nil {
-		msg := err.Error()
+		msg := boundedtext.String(err.Error())
 		r.Recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonSyncWorkFailed, msg)
 		r.Recorder.Event(tmpl, corev1.EventTypeWarning, names.EventReasonSyncWorkFailed, msg)
 		return err

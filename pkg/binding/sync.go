@@ -18,6 +18,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/binding/overrides"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -158,7 +159,7 @@ func (r *reconciler) overridesApplied(rd *renderer, cluster string, applied *ove
 // overrideFailed records ApplyOverridePolicyFailed on the template and the
 // binding, naming the policy, rule and path.
 func (r *reconciler) overrideFailed(rd *renderer, cluster string, err *overrides.Error) {
-	msg := fmt.Sprintf("Apply override policy for cluster(%s) failed: %v", cluster, err)
+	msg := boundedtext.String(fmt.Sprintf("Apply override policy for cluster(%s) failed: %v", cluster, err))
 	r.Recorder.Event(rd.tmpl, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
 	r.Recorder.Event(rd.b.obj, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
 }

@@ -13,6 +13,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // bindingsOfPolicy maps an OverridePolicy or ClusterOverridePolicy event
@@ -71,7 +72,7 @@ func (r *reconciler) templateSelected(ctx context.Context, ref *workv1alpha2.Obj
 	tmpl, err := r.Templates.Get(ctx, schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind), ref.Namespace, ref.Name)
 	if err != nil {
 		log.FromContext(ctx).V(1).Info("cannot read a template to match override selectors", "kind", ref.Kind,
-			"namespace", ref.Namespace, "name", ref.Name, "error", err.Error())
+			"namespace", ref.Namespace, "name", ref.Name, "error", boundedtext.String(err.Error()))
 		return false
 	}
 	set := labels.Set(tmpl.GetLabels())

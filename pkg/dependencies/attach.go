@@ -20,6 +20,7 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -45,7 +46,7 @@ func (d *Distributor) distribute(ctx context.Context, rb *workv1alpha2.ResourceB
 	}
 	for _, o := range objs {
 		if err := d.ensureAttached(ctx, rb, o); err != nil {
-			d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonSyncScheduleResultToDependenciesFailed, "Failed to sync schedule result to dependency %s %s: %v", o.GetKind(), o.GetName(), err)
+			d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonSyncScheduleResultToDependenciesFailed, "Failed to sync schedule result to dependency %s %s: %v", o.GetKind(), o.GetName(), boundedtext.Error(err))
 			return err
 		}
 	}

@@ -33,6 +33,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // Interpreter is what the distributor needs of the resource interpreter.
@@ -146,10 +147,12 @@ func (d *Distributor) dependenciesOf(ctx context.Context, rb *workv1alpha2.Resou
 	}
 	refs, err := d.Interpreter.GetDependencies(ctx, template)
 	if err != nil {
+		// A script's or webhook's text can be megabytes long.
+		err = boundedtext.Error(err)
 		d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonGetDependenciesFailed, "Get dependencies of %s %s/%s failed: %v", r.Kind, r.Namespace, r.Name, err)
 		return nil, false, err
 	}
-	d.Recorder.Eventf(rb, corev1.EventTypeNormal, EventReasonGetDependenciesSucceed, "Get dependencies(%s) succeed", refsString(refs))
+	d.Recorder.Eventf(rb, corev1.EventTypeNormal, EventReasonGetDependenciesSucceed, "Get dependencies(%s) succeed", boundedtext.String(refsString(refs)))
 	return refs, true, nil
 }
 

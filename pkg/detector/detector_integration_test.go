@@ -57,11 +57,14 @@ func startDetector(t *testing.T) {
 		t.Fatal(err)
 	}
 	interp = testInterpreter(t)
+	// Karmada records core/v1 Events, which the deprecated recorder writes.
+	//lint:ignore SA1019 the detector's Deps take a record.EventRecorder
+	recorder := mgr.GetEventRecorderFor("resource-detector")
 	d, err := New(Deps{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Cache: mgr.GetCache(),
 		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
 		Mapper: mgr.GetRESTMapper(), Interpreter: interp,
-		Recorder: mgr.GetEventRecorderFor("resource-detector"),
+		Recorder: recorder,
 	}, Options{DiscoveryInterval: time.Second})
 	if err != nil {
 		t.Fatal(err)

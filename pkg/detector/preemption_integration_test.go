@@ -40,11 +40,14 @@ func runDetector(t *testing.T, e *harness.Env, opts Options) *Detector {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Karmada records core/v1 Events, which the deprecated recorder writes.
+	//lint:ignore SA1019 the detector's Deps take a record.EventRecorder
+	recorder := mgr.GetEventRecorderFor("resource-detector")
 	d, err := New(Deps{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Cache: mgr.GetCache(),
 		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
 		Mapper: mgr.GetRESTMapper(), Interpreter: resourceinterpreter.New(native.New()),
-		Recorder: mgr.GetEventRecorderFor("resource-detector"),
+		Recorder: recorder,
 	}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workcluster"
@@ -47,9 +48,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 	if !work.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, r.finalize(ctx, work, cluster)
+		return reconcile.Result{}, boundedtext.Error(r.finalize(ctx, work, cluster))
 	}
-	return reconcile.Result{}, r.sync(ctx, work, cluster)
+	// The error goes to controller-runtime's log: bound a member's text.
+	return reconcile.Result{}, boundedtext.Error(r.sync(ctx, work, cluster))
 }
 
 // sync dispatches a live Work: suspension, readiness, apply, status.
@@ -123,7 +125,7 @@ func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluste
 		if res.err != nil {
 			err := fmt.Errorf("work %s/%s: apply %s to cluster %s: %w", work.Namespace, work.Name, res.ref, cluster, res.err)
 			errs = append(errs, err)
-			r.event(res, corev1.EventTypeWarning, names.EventReasonSyncFailed, err.Error())
+			r.event(res, corev1.EventTypeWarning, names.EventReasonSyncFailed, boundedtext.String(err.Error()))
 			continue
 		}
 		if res.op != opNone {

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
 )
 
@@ -55,7 +56,9 @@ func (s *statusUpdate) setApplied(results []applied) {
 		Reason: workv1alpha1.WorkAppliedSuccessfulReason, Message: workv1alpha1.WorkAppliedSuccessfulMessage}
 	if len(errs) > 0 {
 		c.Status, c.Reason = metav1.ConditionFalse, workv1alpha1.WorkAppliedFailedReason
-		c.Message = fmt.Sprintf(workv1alpha1.WorkAppliedFailedMessageFormat, len(results)-len(errs), len(results), utilerrors.NewAggregate(errs).Error())
+		// A member's answer can be megabytes long: bound the condition.
+		c.Message = boundedtext.String(fmt.Sprintf(workv1alpha1.WorkAppliedFailedMessageFormat,
+			len(results)-len(errs), len(results), utilerrors.NewAggregate(errs).Error()))
 	}
 	s.setCondition(c)
 }
@@ -77,7 +80,7 @@ func (s *statusUpdate) setFirstStatuses(ctx context.Context, interp manifeststat
 		}
 		reflected, err := manifeststatus.Reflect(ctx, interp, res.ref, res.object)
 		if err != nil {
-			log.FromContext(ctx).V(1).Info("first status not reflected; the work-status controller retries", "error", err.Error())
+			log.FromContext(ctx).V(1).Info("first status not reflected; the work-status controller retries", "error", boundedtext.String(err.Error()))
 			continue
 		}
 		fresh[res.ref.Ordinal] = reflected.Status

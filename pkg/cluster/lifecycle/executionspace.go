@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -46,7 +47,7 @@ func (r *Reconciler) createExecutionSpace(ctx context.Context, cluster *clusterv
 	}
 	if err != nil {
 		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonCreateExecutionSpaceFailed,
-			"Failed to create execution space for cluster(%s): %v", cluster.Name, err)
+			"Failed to create execution space for cluster(%s): %v", cluster.Name, boundedtext.Error(err))
 		return fmt.Errorf("cluster %s: create execution space %s: %w", cluster.Name, name, err)
 	}
 	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonCreateExecutionSpaceSucceed,
@@ -72,7 +73,7 @@ func (r *Reconciler) removeExecutionSpace(ctx context.Context, cluster *clusterv
 	}
 	if err := r.client.Delete(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
 		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonRemoveExecutionSpaceFailed,
-			"Failed to remove execution space(%s) of cluster(%s): %v", name, cluster.Name, err)
+			"Failed to remove execution space(%s) of cluster(%s): %v", name, cluster.Name, boundedtext.Error(err))
 		return false, fmt.Errorf("cluster %s: delete execution space %s: %w", cluster.Name, name, err)
 	}
 	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonRemoveExecutionSpaceSucceed,

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // The taints the controller manages. Karmada adds NoExecute variants only
@@ -88,7 +89,7 @@ func (r *Reconciler) ensureTaints(ctx context.Context, cluster *clusterv1alpha1.
 	cluster.Spec.Taints = taints
 	if err := r.client.Patch(ctx, cluster, patch); err != nil {
 		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonTaintClusterFailed,
-			"Failed to taint cluster(%s): %v", cluster.Name, err)
+			"Failed to taint cluster(%s): %v", cluster.Name, boundedtext.Error(err))
 		return fmt.Errorf("cluster %s: update taints: %w", cluster.Name, err)
 	}
 	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonTaintClusterSucceed,

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
@@ -18,7 +19,7 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 	desired := cluster.Status.DeepCopy()
 	member, err := r.members.ForCluster(ctx, cluster)
 	if err != nil {
-		log.FromContext(ctx).Info("cannot build member client", "error", err.Error())
+		log.FromContext(ctx).Info("cannot build member client", "error", boundedtext.String(err.Error()))
 		meta.SetStatusCondition(&desired.Conditions, clientFailedReady(err))
 		return desired
 	}
@@ -37,13 +38,13 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 func (r *Reconciler) collect(ctx context.Context, cluster *clusterv1alpha1.Cluster, m *membercluster.Member, desired *clusterv1alpha1.ClusterStatus) {
 	logger := log.FromContext(ctx)
 	if v, err := m.Kube.Discovery().ServerVersion(); err != nil {
-		logger.Info("cannot read member version", "error", err.Error())
+		logger.Info("cannot read member version", "error", boundedtext.String(err.Error()))
 	} else {
 		desired.KubernetesVersion = v.GitVersion
 	}
 	apis, cond, err := apiEnablements(m.Kube.Discovery())
 	if err != nil {
-		logger.Info("member discovery incomplete", "error", err.Error(), "groupVersions", len(apis))
+		logger.Info("member discovery incomplete", "error", boundedtext.String(err.Error()), "groupVersions", len(apis))
 	}
 	// A failed discovery that found nothing keeps the last known list: a
 	// transient error must not make every API look gone.

@@ -22,6 +22,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 )
@@ -196,6 +197,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, k Key) (reconcile.Result, er
 		r.failures.log(ctx, k, ie, delay)
 		return reconcile.Result{RequeueAfter: delay}, nil
 	}
-	log.FromContext(ctx).V(1).Info("template not synced, will retry", "reason", boundedText(err.Error()), "retryIn", delay)
+	log.FromContext(ctx).V(1).Info("template not synced, will retry", "reason", boundedtext.String(err.Error()), "retryIn", delay)
 	return reconcile.Result{RequeueAfter: delay}, nil
 }

@@ -10,26 +10,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 )
-
-// maxErrorText bounds the error text the controller logs and records in
-// events: a webhook's or script's message can be megabytes long.
-const maxErrorText = 1024
-
-// boundedText truncates s to maxErrorText bytes with a marker.
-func boundedText(s string) string {
-	if len(s) <= maxErrorText {
-		return s
-	}
-	return fmt.Sprintf("%s... (%d more bytes)", s[:maxErrorText], len(s)-maxErrorText)
-}
-
-// boundedError is err with its text bounded (see boundedText).
-type boundedError struct{ err error }
-
-func (e boundedError) Error() string { return boundedText(e.err.Error()) }
-func (e boundedError) Unwrap() error { return e.err }
 
 // interpreterError is a failure of the resource interpreter (a webhook that
 // does not answer, a script that errors) while building a binding: it is
@@ -78,7 +61,7 @@ func (f *failureLog) log(ctx context.Context, k Key, ie *interpreterError, retry
 	if ce := (*webhook.CallError)(nil); errors.As(ie.err, &ce) {
 		kv = append(kv, "webhook", ce.Webhook)
 	}
-	log.FromContext(ctx).Error(boundedError{ie.err}, "resource interpreter failed, will retry", kv...)
+	log.FromContext(ctx).Error(boundedtext.Error(ie.err), "resource interpreter failed, will retry", kv...)
 }
 
 // forget drops k after a successful sync, so its next failure is logged.

@@ -21,6 +21,7 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/detector/templatecache/templatetest"
@@ -77,12 +78,12 @@ func TestInterpreterFailureRetryIsCapped(t *testing.T) {
 		t.Fatalf("logged %d lines for 30 failures within the interval, want 1: %q", len(got), got)
 	}
 	for _, want := range []string{`"msg"="resource interpreter failed, will retry"`, `"template"={"name"="web" "namespace"="default"}`,
-		`"webhook"="cfg/hook.example.io"`, `"operation"="InterpretReplica"`, "more bytes)"} {
+		`"webhook"="cfg/hook.example.io"`, `"operation"="InterpretReplica"`, "... [truncated "} {
 		if !strings.Contains(got[0], want) {
 			t.Errorf("log line lacks %s:\n%.600s", want, got[0])
 		}
 	}
-	if len(got[0]) > 2*maxErrorText+512 {
+	if len(got[0]) > 2*boundedtext.DefaultLimit+512 {
 		t.Errorf("log line of %d bytes: the webhook's message is not bounded", len(got[0]))
 	}
 

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/names"
@@ -122,6 +123,6 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 }
 
 func (r *Reconciler) applyFailed(obj *unstructured.Unstructured, p *policyindex.Policy, err error) error {
-	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedText(err.Error()))
+	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedtext.String(err.Error()))
 	return err
 }

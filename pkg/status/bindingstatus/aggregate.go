@@ -11,6 +11,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
 )
@@ -45,7 +46,8 @@ func itemOf(work *workv1alpha1.Work, resource workv1alpha2.ObjectReference) (wor
 	cond := meta.FindStatusCondition(work.Status.Conditions, workv1alpha1.WorkApplied)
 	if cond == nil || cond.Status != metav1.ConditionTrue {
 		if cond != nil {
-			item.AppliedMessage = cond.Message
+			// A Work's condition may be written by a member's agent.
+			item.AppliedMessage = boundedtext.String(cond.Message)
 		}
 		return item, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
@@ -37,6 +38,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	items, err := r.collect(ctx, binding)
 	if err != nil {
+		err = boundedtext.Error(err)
 		r.recorder.Event(binding, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
 		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
 	}
@@ -107,6 +109,7 @@ func (r *Reconciler) syncTemplate(ctx context.Context, resource workv1alpha2.Obj
 	result, err := r.templates.Sync(ctx, resource, items)
 	ref := templateRef(resource)
 	if err != nil {
+		err = boundedtext.Error(err)
 		r.recorder.Event(ref, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
 		return err
 	}

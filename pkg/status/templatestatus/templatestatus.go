@@ -22,6 +22,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
 // TemplateReader reads resource templates from the control plane.
@@ -88,7 +89,9 @@ func (s *Syncer) Sync(ctx context.Context, resource workv1alpha2.ObjectReference
 		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("aggregate status of %s %s/%s: %w", resource.Kind, resource.Namespace, resource.Name, err)
+		// An interpreter's text can be megabytes long: bound it here, the
+		// error reaches an event and the log.
+		return "", fmt.Errorf("aggregate status of %s %s/%s: %w", resource.Kind, resource.Namespace, resource.Name, boundedtext.Error(err))
 	}
 	return result, nil
 }

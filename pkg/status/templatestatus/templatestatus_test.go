@@ -3,6 +3,8 @@ package templatestatus
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,6 +15,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
@@ -151,5 +154,31 @@ func TestSyncReadsCacheFirstAndLiveAfterConflict(t *testing.T) {
 	s.LiveReader = nil
 	if res, err := s.Sync(ctx, ref, items(2, 1)); err != nil || res != Unchanged || cached.reads != 1 {
 		t.Fatalf("sync over a fresh cache: %s %v reads %d", res, err, cached.reads)
+	}
+}
+
+// failingAggregator answers with an error of 20 MiB, as a script's
+// error(<huge string>) or a webhook's status.message can.
+type failingAggregator struct{ err error }
+
+func (failingAggregator) HookEnabled(schema.GroupVersionKind, configv1alpha1.InterpreterOperation) bool {
+	return true
+}
+func (f failingAggregator) AggregateStatus(context.Context, *unstructured.Unstructured, []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+	return nil, f.err
+}
+
+func TestSyncErrorIsBounded(t *testing.T) {
+	huge := errors.New(strings.Repeat("x", 20<<20))
+	store := &fakeTemplates{obj: template()}
+	s := &Syncer{Reader: store, Writer: store, Aggregator: failingAggregator{huge}}
+	_, err := s.Sync(context.Background(), ref, items(1))
+	if !errors.Is(err, huge) {
+		t.Fatalf("sync: %.200v, want the interpreter's error", err)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "aggregate status of Deployment default/nginx: xxx") || !boundedtext.IsTruncated(msg) ||
+		len(msg) > boundedtext.DefaultLimit+len("aggregate status of Deployment default/nginx: ") {
+		t.Errorf("error of %d bytes (%.80q...): want the prefix and at most %d bytes of the interpreter's text", len(msg), msg, boundedtext.DefaultLimit)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
@@ -40,7 +41,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	statuses, err := r.collect(ctx, work, set)
 	if err != nil {
-		return reconcile.Result{}, fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, set.Cluster(), err)
+		// An interpreter's text can be megabytes long; the error is logged.
+		return reconcile.Result{}, fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, set.Cluster(), boundedtext.Error(err))
 	}
 	return reconcile.Result{}, r.write(ctx, work, statuses)
 }
@@ -88,11 +90,11 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 		}
 		res, err := manifeststatus.Reflect(ctx, r.interp, ref, obj)
 		if err != nil {
-			r.recorder.Event(work, corev1.EventTypeWarning, names.EventReasonReflectStatusFailed, err.Error())
+			r.recorder.Event(work, corev1.EventTypeWarning, names.EventReasonReflectStatusFailed, boundedtext.String(err.Error()))
 			return nil, err
 		}
 		if res.HealthErr != nil {
-			r.recorder.Event(work, corev1.EventTypeWarning, names.EventReasonInterpretHealthFailed, res.HealthErr.Error())
+			r.recorder.Event(work, corev1.EventTypeWarning, names.EventReasonInterpretHealthFailed, boundedtext.String(res.HealthErr.Error()))
 		}
 		fresh[ref.Ordinal] = res.Status
 	}
