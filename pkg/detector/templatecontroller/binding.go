@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/google/uuid"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -30,7 +34,7 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 		// without a read first. Only a cache lagging behind a binding
 		// created moments ago costs a failed create and a read, whose
 		// result (or error) replaces the cache's NotFound.
-		created, createErr := r.createBinding(ctx, obj, p, existing.DeepCopyObject().(client.Object), desired)
+		created, createErr := r.createBinding(ctx, obj, p, existing.DeepCopyObject().(workv1alpha2.Binding), desired)
 		if !apierrors.IsAlreadyExists(createErr) || r.apiReader == nil {
 			return created, createErr
 		}
@@ -44,9 +48,9 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 	if owner := metav1.GetControllerOf(existing); owner != nil && owner.UID != obj.GetUID() {
 		return false, fmt.Errorf("binding %s is owned by another %s (uid %s); waiting for it to be garbage collected", existing.GetName(), owner.Kind, owner.UID)
 	}
-	updated := existing.DeepCopyObject().(client.Object)
+	updated := existing.DeepCopyObject().(workv1alpha2.Binding)
 	setBindingMeta(updated, obj, p)
-	mergeSpec(SpecOf(updated), desired)
+	mergeSpec(updated.BindingSpec(), desired)
 	if equality.Semantic.DeepEqual(existing, updated) {
 		return false, nil
 	}
@@ -58,15 +62,47 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 
 // createBinding creates b as the template's binding and reports whether it
 // did; an AlreadyExists error is returned unwrapped-compatible (%w).
-func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
+func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b workv1alpha2.Binding, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
 	b.SetNamespace(obj.GetNamespace())
 	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
 	setBindingMeta(b, obj, p)
-	*SpecOf(b) = *desired
+	*b.BindingSpec() = *desired
 	if err := r.client.Create(ctx, b); err != nil {
 		return false, fmt.Errorf("create binding %s: %w", b.GetName(), err)
 	}
 	return true, nil
+}
+
+// getBinding returns the ResourceBinding (namespaced template) or
+// ClusterResourceBinding of a template, from the cache. On error the
+// returned object is still an empty binding with the key set.
+func (r *Reconciler) getBinding(ctx context.Context, obj *unstructured.Unstructured) (workv1alpha2.Binding, error) {
+	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: names.BindingName(obj.GetKind(), obj.GetName())}
+	b := workv1alpha2.NewBindingFor(key)
+	b.SetNamespace(key.Namespace)
+	b.SetName(key.Name)
+	return b, r.client.Get(ctx, key, b)
+}
+
+// setBindingMeta merges the claim, the binding's permanent id, the
+// controller reference to the template and the binding controller's
+// finalizer into b.
+func setBindingMeta(b workv1alpha2.Binding, obj *unstructured.Unstructured, p *policyindex.Policy) {
+	policyindex.SetClaim(b, p)
+	if workv1alpha2.PermanentID(b) == "" {
+		labels := b.GetLabels()
+		labels[b.PermanentIDLabel()] = uuid.NewString()
+		b.SetLabels(labels)
+	}
+	finalizer := names.BindingControllerFinalizer
+	if !b.Namespaced() {
+		finalizer = names.ClusterResourceBindingControllerFinalizer
+	}
+	controllerutil.AddFinalizer(b, finalizer)
+	b.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}})
 }
 
 // desiredSpec is the part of the binding spec the detector owns.
