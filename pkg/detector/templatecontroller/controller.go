@@ -25,6 +25,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/writememo"
 )
 
 // Name is the controller's name (in logs and metrics).
@@ -85,7 +86,11 @@ type Reconciler struct {
 	waiting   *waitingList
 	idWaiters *idWaiters
 	lazy      *lazyFlags
-	ownClaims *ownClaims
+	// ownClaims remembers the claims the controller wrote on templates
+	// until their update events arrive, so the claim's own event is not
+	// reconciled a second time (the reconcile that wrote it handled that
+	// state).
+	ownClaims *writememo.Memo[Key, struct{}]
 	failures  *failureLog
 }
 
@@ -106,7 +111,7 @@ func New(deps Deps, opts Options) *Reconciler {
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: Name}),
 		backoff: workqueue.DefaultTypedControllerRateLimiter[Key](),
-		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: newOwnClaims(),
+		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: writememo.New[Key, struct{}]("detector-claims"),
 		failures: newFailureLog(30 * time.Second),
 	}
 }
