@@ -117,6 +117,10 @@ func (p *panicOnce) GetReplicas(ctx context.Context, obj *unstructured.Unstructu
 	return p.next.GetReplicas(ctx, obj)
 }
 
+func (p *panicOnce) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
+	return p.next.GetComponents(ctx, obj)
+}
+
 func (p *panicOnce) timesPanicked() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

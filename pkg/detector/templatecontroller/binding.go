@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/names"
@@ -50,7 +49,7 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 	}
 	updated := existing.DeepCopyObject().(workv1alpha2.Binding)
 	setBindingMeta(updated, obj, p)
-	mergeSpec(updated.BindingSpec(), desired)
+	mergeSpec(updated.BindingSpec(), desired, updated.Namespaced())
 	if equality.Semantic.DeepEqual(existing, updated) {
 		return false, nil
 	}
@@ -126,25 +125,33 @@ func (r *Reconciler) desiredSpec(ctx context.Context, obj *unstructured.Unstruct
 	if ps.Suspension != nil {
 		spec.Suspension = &workv1alpha2.Suspension{Suspension: *ps.Suspension}
 	}
-	if r.interpreter.HookEnabled(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
-		replicas, reqs, err := r.interpreter.GetReplicas(ctx, obj)
+	if err := r.interpretWorkload(ctx, obj, spec); err != nil {
+		return nil, err
+	}
+	if r.opts.PriorityBasedScheduling && ps.SchedulePriority != nil && obj.GetNamespace() != "" {
+		priority, err := r.schedulePriority(ctx, ps.SchedulePriority)
 		if err != nil {
-			return nil, &interpreterError{op: configv1alpha1.InterpreterOperationInterpretReplica, err: err}
+			return nil, err
 		}
-		spec.Replicas, spec.ReplicaRequirements = replicas, reqs
+		spec.SchedulePriority = priority
 	}
 	return spec, nil
 }
 
 // mergeSpec overwrites the detector-owned fields of spec with desired and
-// merges suspension, keeping the binding-owned scheduling flag.
-func mergeSpec(spec, desired *workv1alpha2.ResourceBindingSpec) {
+// merges suspension, keeping the binding-owned scheduling flag. The
+// detector owns schedulePriority and workloadAffinityGroups of
+// ResourceBindings only (as in Karmada); those of a ClusterResourceBinding
+// are kept.
+func mergeSpec(spec, desired *workv1alpha2.ResourceBindingSpec, namespaced bool) {
 	spec.Resource = desired.Resource
 	spec.Replicas, spec.ReplicaRequirements, spec.Components = desired.Replicas, desired.ReplicaRequirements, desired.Components
 	spec.PropagateDeps = desired.PropagateDeps
 	spec.SchedulerName, spec.Placement, spec.Failover = desired.SchedulerName, desired.Placement, desired.Failover
 	spec.ConflictResolution, spec.PreserveResourcesOnDeletion = desired.ConflictResolution, desired.PreserveResourcesOnDeletion
-	spec.SchedulePriority, spec.WorkloadAffinityGroups = desired.SchedulePriority, desired.WorkloadAffinityGroups
+	if namespaced {
+		spec.SchedulePriority, spec.WorkloadAffinityGroups = desired.SchedulePriority, desired.WorkloadAffinityGroups
+	}
 	spec.Suspension = mergeSuspension(spec.Suspension, desired.Suspension)
 }
 

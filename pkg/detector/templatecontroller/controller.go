@@ -38,6 +38,7 @@ type Key = templatecache.Key
 type ReplicaInterpreter interface {
 	HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) bool
 	GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error)
+	GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error)
 }
 
 // Deps are the controller's collaborators.
@@ -64,6 +65,17 @@ type Options struct {
 	// replicas the interpreter failed to answer (default 5s), so that it
 	// converges within seconds once a webhook answers again.
 	InterpreterRetryCap time.Duration
+
+	// Feature gates (Karmada's names) the binding spec depends on.
+
+	// PriorityBasedScheduling resolves a policy's schedulePriority into
+	// the ResourceBinding's (beta, on by default in Karmada).
+	PriorityBasedScheduling bool
+	// MultiplePodTemplatesScheduling fills the binding's components from
+	// InterpretComponent instead of replicas and requirements (alpha).
+	MultiplePodTemplatesScheduling bool
+	// ResourceQuotaEstimate fills replicaRequirements.namespace (alpha).
+	ResourceQuotaEstimate bool
 }
 
 // Reconciler is the template controller.
