@@ -27,6 +27,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
@@ -57,7 +58,11 @@ func startDetector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	interp = testInterpreter(t)
+	lua := customization.New(customization.Options{})
+	if err := lua.Watch(context.Background(), mgr.GetCache()); err != nil {
+		t.Fatal(err)
+	}
+	interp = testInterpreter(t, lua)
 	// Karmada records core/v1 Events, which the deprecated recorder writes.
 	//lint:ignore SA1019 the detector's Deps take a record.EventRecorder
 	recorder := mgr.GetEventRecorderFor("resource-detector")
@@ -66,10 +71,11 @@ func startDetector(t *testing.T) {
 		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
 		Mapper: mgr.GetRESTMapper(), Interpreter: interp,
 		Recorder: recorder,
-	}, Options{DiscoveryInterval: time.Second, PriorityBasedScheduling: true})
+	}, Options{DiscoveryInterval: time.Second, PriorityBasedScheduling: true, MultiplePodTemplatesScheduling: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lua.OnLoad(d.RequeueClaimed)
 	if err := d.SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
