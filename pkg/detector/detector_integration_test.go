@@ -27,8 +27,8 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/localenv"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/test/harness"
 )
 
