@@ -102,6 +102,9 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
+	cpu := newCPUMeter(env)
+	cpu.begin()
+	cpu.controllerManager(cm)
 	if err := createDecoyPolicies(ctx, env.Client, cfg.policies-1); err != nil {
 		return err
 	}
@@ -115,6 +118,7 @@ func run(cfg config) error {
 			return fmt.Errorf("waiting for scheduled bindings: %w", err)
 		}
 		r.peakMiB = peakRSS(cm.Pid())
+		cpu.end()
 		cm.Stop()
 		fmt.Fprintln(os.Stderr, "bench: every binding scheduled; restarting the controller manager with the binding controller")
 		r.restart = time.Now()
@@ -123,23 +127,31 @@ func run(cfg config) error {
 		if cm, err = startControllerManager(env, bin, cfg, "--controllers=binding"); err != nil {
 			return err
 		}
+		cpu.controllerManager(cm)
 		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.works.count >= cfg.n*cfg.members }); err != nil {
 			return fmt.Errorf("waiting for Works: %w", err)
 		}
 		r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
+		cpu.end()
 		cm.Stop()
 		fmt.Fprintln(os.Stderr, "bench: every Work created; restarting the controller manager with every controller")
 		if cm, err = startControllerManager(env, bin, cfg); err != nil {
 			return err
 		}
+		cpu.controllerManager(cm)
 	}
 	r.stages, err = obs.waitUntil(ctx, func(s snapshot) bool { return s.aggregated.count >= cfg.n })
 	if err != nil {
 		return fmt.Errorf("waiting for aggregated status: %w", err)
 	}
 	time.Sleep(5 * time.Second) // let trailing status writes land before counting
+	cpu.end()
+	r.cpu = cpu
 	after, err := writeCounts(ctx, env)
 	if err != nil {
+		return err
+	}
+	if r.events, err = eventReasons(ctx, env); err != nil {
 		return err
 	}
 	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1)
@@ -234,6 +246,8 @@ type result struct {
 	restart time.Time // -binding-stage: the controller manager with the binding controller started
 	stages  snapshot
 	peakMiB float64
+	cpu     *cpuMeter
+	events  []eventReason
 	// -binding-stage: a plain client creating the same Works.
 	ceilingWorks int
 	ceilingTime  time.Duration
@@ -262,7 +276,7 @@ func (r result) report(before, after map[string]float64) {
 	delta := writeDelta(before, after, n)
 	keys := make([]string, 0, len(delta))
 	for k := range delta {
-		if delta[k] > 0 {
+		if delta[k] > 0 && !isEventWrite(k) {
 			keys = append(keys, k)
 		}
 	}
@@ -271,12 +285,47 @@ func (r result) report(before, after map[string]float64) {
 	for _, k := range keys {
 		fmt.Printf("| %.2f | %s |\n", delta[k]/float64(n), k)
 	}
+	r.reportEvents(delta)
+	r.reportCPU()
+}
+
+// reportEvents prints the event writes per Deployment (not in the writes
+// above) and the events the control plane holds at the end, by reason.
+func (r result) reportEvents(delta map[string]float64) {
+	n := float64(r.cfg.n)
+	total, byVerb := 0.0, []string{}
+	for k, d := range delta {
+		if isEventWrite(k) && d > 0 {
+			total += d
+			byVerb = append(byVerb, fmt.Sprintf("%s %.2f", k, d/n))
+		}
+	}
+	sort.Strings(byVerb)
+	fmt.Printf("\nEvent writes per Deployment (all API servers): %.2f (%s)\n\n", total/n, strings.Join(byVerb, ", "))
+	fmt.Println("| events per Deployment | occurrences per Deployment | source, type, reason, kind |\n|---|---|---|")
+	for _, e := range r.events {
+		fmt.Printf("| %.2f | %.2f | %s |\n", float64(e.objects)/n, float64(e.count)/n, e.key)
+	}
+}
+
+// reportCPU prints the CPU seconds each process of the environment spent
+// from the first Deployment created to the end (aggregated + 5 s).
+func (r result) reportCPU() {
+	m := r.cpu
+	n := float64(r.cfg.n)
+	fmt.Println("\n| process | CPU s | CPU ms per Deployment |\n|---|---|---|")
+	for _, name := range m.order {
+		d := m.spent[name]
+		fmt.Printf("| %s | %.1f | %.1f |\n", name, d.Seconds(), d.Seconds()*1000/n)
+	}
+	t := m.propelTotal()
+	fmt.Printf("| **controller manager + control-plane kube-apiserver + etcd** | **%.1f** | **%.1f** |\n", t.Seconds(), t.Seconds()*1000/n)
 }
 
 func (r result) writesPerDeployment(before, after map[string]float64) float64 {
 	total := 0.0
-	for _, d := range writeDelta(before, after, r.cfg.n) {
-		if d > 0 {
+	for k, d := range writeDelta(before, after, r.cfg.n) {
+		if d > 0 && !isEventWrite(k) {
 			total += d
 		}
 	}
