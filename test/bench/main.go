@@ -42,6 +42,7 @@ func main() {
 	flag.IntVar(&cfg.policies, "policies", 1, "number of PropagationPolicies; all but one select other Deployments (matching must not slow down)")
 	flag.BoolVar(&cfg.bindingStage, "binding-stage", false, "measure the binding controller alone: schedule every binding with it disabled, restart the controller manager with only it and time the Works, then finish with every controller")
 	flag.StringVar(&cfg.cmArgs, "cm-args", "", "extra flags for propel-controller-manager, space separated (e.g. --concurrent-resourcebinding-syncs=10)")
+	flag.BoolVar(&cfg.templateStatus, "template-status", false, "after the run, make every member report a status change of every Deployment and measure the template status stage (AggregateStatus into every template) alone: time, writes and CPU per template")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -54,6 +55,7 @@ type config struct {
 	n, members, policies int
 	timeout              time.Duration
 	bindingStage         bool
+	templateStatus       bool
 	pprof                string
 	cmArgs               string
 }
@@ -163,6 +165,13 @@ func run(cfg config) error {
 		}
 	}
 	r.report(before, after)
+	if cfg.templateStatus {
+		st, err := runTemplateStatusStage(ctx, env, cm, cfg.n)
+		if err != nil {
+			return err
+		}
+		st.report()
+	}
 	return nil
 }
 
