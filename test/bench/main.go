@@ -43,6 +43,7 @@ func main() {
 	flag.BoolVar(&cfg.bindingStage, "binding-stage", false, "measure the binding controller alone: schedule every binding with it disabled, restart the controller manager with only it and time the Works, then finish with every controller")
 	flag.StringVar(&cfg.cmArgs, "cm-args", "", "extra flags for propel-controller-manager, space separated (e.g. --concurrent-resourcebinding-syncs=10)")
 	flag.BoolVar(&cfg.templateStatus, "template-status", false, "after the run, make every member report a status change of every Deployment and measure the template status stage (AggregateStatus into every template) alone: time, writes and CPU per template")
+	flag.StringVar(&cfg.apiserverProfile, "apiserver-profile", "", "write a 30 s CPU profile of the control-plane kube-apiserver, taken 20 s after the first Deployment is created, to this file")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -57,6 +58,7 @@ type config struct {
 	bindingStage         bool
 	templateStatus       bool
 	pprof                string
+	apiserverProfile     string
 	cmArgs               string
 }
 
@@ -111,6 +113,9 @@ func run(cfg config) error {
 		return err
 	}
 	r := result{cfg: cfg, start: time.Now()}
+	if cfg.apiserverProfile != "" {
+		go profileAPIServer(ctx, env.ControlPlane.Config, cfg.apiserverProfile, 20*time.Second, 30)
+	}
 	if err := createWorkload(ctx, env.Client, cfg.n); err != nil {
 		return err
 	}
