@@ -26,7 +26,7 @@ func profileAPIServer(ctx context.Context, cfg *rest.Config, path string, delay 
 		return
 	}
 	raw, err := kube.Discovery().RESTClient().Get().AbsPath("/debug/pprof/profile").
-		Param("seconds", fmt.Sprint(seconds)).Timeout(time.Duration(seconds+30)*time.Second).DoRaw(ctx)
+		Param("seconds", fmt.Sprint(seconds)).Timeout(time.Duration(seconds+30) * time.Second).DoRaw(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench: profile:", err)
 		return
