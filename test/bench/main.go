@@ -8,8 +8,13 @@
 // observed through watches, not list polling, so the benchmark does not
 // load the API server it measures.
 //
+// It also reports the CPU seconds of every process of the environment
+// (from /proc/<pid>/stat) and the event writes, with the control plane's
+// events by reason.
+//
 //	go run ./test/bench -n 1000
 //	go run ./test/bench -n 1000 -binding-stage   # the binding controller alone
+//	go run ./test/bench -n 1000 -template-status # then a member status change of every Deployment
 package main
 
 import (
