@@ -22,9 +22,13 @@ func processCPU(pid int) time.Duration {
 	if err != nil {
 		return -1
 	}
-	// The command name (field 2) is in parentheses and may hold spaces:
-	// fields are counted from the last ')'.
-	s := string(data)
+	return statCPU(string(data))
+}
+
+// statCPU is utime + stime of a /proc/<pid>/stat line; -1 when malformed.
+func statCPU(s string) time.Duration {
+	// The command name (field 2) is in parentheses and may hold spaces
+	// and parentheses: fields are counted from the last ')'.
 	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 	if len(fields) < 13 {
 		return -1
