@@ -8,8 +8,13 @@
 // observed through watches, not list polling, so the benchmark does not
 // load the API server it measures.
 //
+// It also reports the CPU seconds of every process of the environment
+// (from /proc/<pid>/stat) and the event writes, with the control plane's
+// events by reason.
+//
 //	go run ./test/bench -n 1000
 //	go run ./test/bench -n 1000 -binding-stage   # the binding controller alone
+//	go run ./test/bench -n 1000 -template-status # then a member status change of every Deployment
 package main
 
 import (
@@ -42,6 +47,8 @@ func main() {
 	flag.IntVar(&cfg.policies, "policies", 1, "number of PropagationPolicies; all but one select other Deployments (matching must not slow down)")
 	flag.BoolVar(&cfg.bindingStage, "binding-stage", false, "measure the binding controller alone: schedule every binding with it disabled, restart the controller manager with only it and time the Works, then finish with every controller")
 	flag.StringVar(&cfg.cmArgs, "cm-args", "", "extra flags for propel-controller-manager, space separated (e.g. --concurrent-resourcebinding-syncs=10)")
+	flag.BoolVar(&cfg.templateStatus, "template-status", false, "after the run, make every member report a status change of every Deployment and measure the template status stage (AggregateStatus into every template) alone: time, writes and CPU per template")
+	flag.StringVar(&cfg.apiserverProfile, "apiserver-profile", "", "write a 30 s CPU profile of the control-plane kube-apiserver, taken 20 s after the first Deployment is created, to this file")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -54,7 +61,9 @@ type config struct {
 	n, members, policies int
 	timeout              time.Duration
 	bindingStage         bool
+	templateStatus       bool
 	pprof                string
+	apiserverProfile     string
 	cmArgs               string
 }
 
@@ -102,10 +111,16 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
+	cpu := newCPUMeter(env)
+	cpu.begin()
+	cpu.controllerManager(cm)
 	if err := createDecoyPolicies(ctx, env.Client, cfg.policies-1); err != nil {
 		return err
 	}
 	r := result{cfg: cfg, start: time.Now()}
+	if cfg.apiserverProfile != "" {
+		go profileAPIServer(ctx, env.ControlPlane.Config, cfg.apiserverProfile, 20*time.Second, 30)
+	}
 	if err := createWorkload(ctx, env.Client, cfg.n); err != nil {
 		return err
 	}
@@ -115,6 +130,7 @@ func run(cfg config) error {
 			return fmt.Errorf("waiting for scheduled bindings: %w", err)
 		}
 		r.peakMiB = peakRSS(cm.Pid())
+		cpu.end()
 		cm.Stop()
 		fmt.Fprintln(os.Stderr, "bench: every binding scheduled; restarting the controller manager with the binding controller")
 		r.restart = time.Now()
@@ -123,23 +139,31 @@ func run(cfg config) error {
 		if cm, err = startControllerManager(env, bin, cfg, "--controllers=binding"); err != nil {
 			return err
 		}
+		cpu.controllerManager(cm)
 		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.works.count >= cfg.n*cfg.members }); err != nil {
 			return fmt.Errorf("waiting for Works: %w", err)
 		}
 		r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
+		cpu.end()
 		cm.Stop()
 		fmt.Fprintln(os.Stderr, "bench: every Work created; restarting the controller manager with every controller")
 		if cm, err = startControllerManager(env, bin, cfg); err != nil {
 			return err
 		}
+		cpu.controllerManager(cm)
 	}
 	r.stages, err = obs.waitUntil(ctx, func(s snapshot) bool { return s.aggregated.count >= cfg.n })
 	if err != nil {
 		return fmt.Errorf("waiting for aggregated status: %w", err)
 	}
 	time.Sleep(5 * time.Second) // let trailing status writes land before counting
+	cpu.end()
+	r.cpu = cpu
 	after, err := writeCounts(ctx, env)
 	if err != nil {
+		return err
+	}
+	if r.events, err = eventReasons(ctx, env); err != nil {
 		return err
 	}
 	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1)
@@ -151,6 +175,13 @@ func run(cfg config) error {
 		}
 	}
 	r.report(before, after)
+	if cfg.templateStatus {
+		st, err := runTemplateStatusStage(ctx, env, cm, cfg.n)
+		if err != nil {
+			return err
+		}
+		st.report()
+	}
 	return nil
 }
 
@@ -234,6 +265,8 @@ type result struct {
 	restart time.Time // -binding-stage: the controller manager with the binding controller started
 	stages  snapshot
 	peakMiB float64
+	cpu     *cpuMeter
+	events  []eventReason
 	// -binding-stage: a plain client creating the same Works.
 	ceilingWorks int
 	ceilingTime  time.Duration
@@ -262,7 +295,7 @@ func (r result) report(before, after map[string]float64) {
 	delta := writeDelta(before, after, n)
 	keys := make([]string, 0, len(delta))
 	for k := range delta {
-		if delta[k] > 0 {
+		if delta[k] > 0 && !isEventWrite(k) {
 			keys = append(keys, k)
 		}
 	}
@@ -271,12 +304,47 @@ func (r result) report(before, after map[string]float64) {
 	for _, k := range keys {
 		fmt.Printf("| %.2f | %s |\n", delta[k]/float64(n), k)
 	}
+	r.reportEvents(delta)
+	r.reportCPU()
+}
+
+// reportEvents prints the event writes per Deployment (not in the writes
+// above) and the events the control plane holds at the end, by reason.
+func (r result) reportEvents(delta map[string]float64) {
+	n := float64(r.cfg.n)
+	total, byVerb := 0.0, []string{}
+	for k, d := range delta {
+		if isEventWrite(k) && d > 0 {
+			total += d
+			byVerb = append(byVerb, fmt.Sprintf("%s %.2f", k, d/n))
+		}
+	}
+	sort.Strings(byVerb)
+	fmt.Printf("\nEvent writes per Deployment (all API servers): %.2f (%s)\n\n", total/n, strings.Join(byVerb, ", "))
+	fmt.Println("| events per Deployment | occurrences per Deployment | source, type, reason, kind |\n|---|---|---|")
+	for _, e := range r.events {
+		fmt.Printf("| %.2f | %.2f | %s |\n", float64(e.objects)/n, float64(e.count)/n, e.key)
+	}
+}
+
+// reportCPU prints the CPU seconds each process of the environment spent
+// from the first Deployment created to the end (aggregated + 5 s).
+func (r result) reportCPU() {
+	m := r.cpu
+	n := float64(r.cfg.n)
+	fmt.Println("\n| process | CPU s | CPU ms per Deployment |\n|---|---|---|")
+	for _, name := range m.order {
+		d := m.spent[name]
+		fmt.Printf("| %s | %.1f | %.1f |\n", name, d.Seconds(), d.Seconds()*1000/n)
+	}
+	t := m.propelTotal()
+	fmt.Printf("| **controller manager + control-plane kube-apiserver + etcd** | **%.1f** | **%.1f** |\n", t.Seconds(), t.Seconds()*1000/n)
 }
 
 func (r result) writesPerDeployment(before, after map[string]float64) float64 {
 	total := 0.0
-	for _, d := range writeDelta(before, after, r.cfg.n) {
-		if d > 0 {
+	for k, d := range writeDelta(before, after, r.cfg.n) {
+		if d > 0 && !isEventWrite(k) {
 			total += d
 		}
 	}

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -12,7 +15,8 @@ import (
 
 // writeCounts reads apiserver_request_total from every API server and sums
 // the mutating requests by "<server> <verb> <resource>[/<subresource>]",
-// leaving out events and leases (bookkeeping, not propagation).
+// leaving out leases and auth reviews (bookkeeping, not propagation).
+// Events are counted, but apart from the other writes (see isEventWrite).
 func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, error) {
 	out := map[string]float64{}
 	servers := map[string]*rest.Config{"karmada": env.ControlPlane.Config}
@@ -35,7 +39,7 @@ func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, err
 				continue
 			}
 			res := labels["resource"]
-			if res == "events" || res == "leases" || res == "tokenreviews" || res == "subjectaccessreviews" {
+			if res == "leases" || res == "tokenreviews" || res == "subjectaccessreviews" {
 				continue
 			}
 			if sub := labels["subresource"]; sub != "" {
@@ -44,5 +48,49 @@ func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, err
 			out[name+" "+verb+" "+res] += sample.Value
 		}
 	}
+	return out, nil
+}
+
+// isEventWrite reports whether a writeCounts key counts event writes.
+func isEventWrite(key string) bool {
+	return strings.HasSuffix(key, " events")
+}
+
+// eventReason is what the control plane's events of one source, type,
+// reason and involved kind add up to: how many Event objects, and how many
+// occurrences (their counts).
+type eventReason struct {
+	key            string
+	objects, count int
+}
+
+// eventReasons lists the control plane's events, most frequent first.
+func eventReasons(ctx context.Context, env *harness.Env) ([]eventReason, error) {
+	byKey := map[string]*eventReason{}
+	opts := metav1.ListOptions{Limit: 500}
+	for {
+		list, err := env.Kube.CoreV1().Events("").List(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list events: %w", err)
+		}
+		for _, e := range list.Items {
+			key := strings.Join([]string{e.Source.Component, e.Type, e.Reason, e.InvolvedObject.Kind}, " ")
+			r := byKey[key]
+			if r == nil {
+				r = &eventReason{key: key}
+				byKey[key] = r
+			}
+			r.objects++
+			r.count += int(max(e.Count, 1))
+		}
+		if opts.Continue = list.Continue; opts.Continue == "" {
+			break
+		}
+	}
+	out := make([]eventReason, 0, len(byKey))
+	for _, r := range byKey {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].count > out[j].count })
 	return out, nil
 }

@@ -68,7 +68,7 @@ func (r *Reconciler) collect(ctx context.Context, binding workv1alpha2.Binding) 
 }
 
 // writeStatus records items and FullyApplied when either changed. The
-// patch is conditional on the version read: the scheduler writes other
+// update is conditional on the version read: the scheduler writes other
 // fields of the same status.
 func (r *Reconciler) writeStatus(ctx context.Context, binding workv1alpha2.Binding, items []workv1alpha2.AggregatedStatusItem) error {
 	updated := binding.DeepCopyObject().(workv1alpha2.Binding)
@@ -79,8 +79,10 @@ func (r *Reconciler) writeStatus(ctx context.Context, binding workv1alpha2.Bindi
 		return nil
 	}
 	status.AggregatedStatus = items
-	patch := client.MergeFromWithOptions(binding, client.MergeFromWithOptimisticLock{})
-	if err := r.client.Status().Patch(ctx, updated, patch); err != nil {
+	// An update conditional on the version read (as the optimistic-lock
+	// patch it replaces was): the API server then decodes the request
+	// instead of encoding the stored binding, merging and decoding.
+	if err := r.client.Status().Update(ctx, updated); err != nil {
 		return fmt.Errorf("update status: %w", err)
 	}
 	log.FromContext(ctx).V(1).Info("aggregated status updated", "binding", klog.KObj(binding), "clusters", len(items))

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/retry"
 
@@ -25,7 +26,8 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 )
 
-// TemplateReader reads resource templates from the control plane.
+// TemplateReader reads resource templates from the control plane. Every
+// Get returns an object the caller owns (a fresh decode or read).
 type TemplateReader interface {
 	Get(ctx context.Context, gvk schema.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error)
 }
@@ -107,14 +109,20 @@ func (s *Syncer) syncOnce(ctx context.Context, reader TemplateReader, gvk schema
 	if resource.UID != "" && tmpl.GetUID() != resource.UID {
 		return NotFound, nil // a new object under the old name; its own binding will follow
 	}
-	out, err := s.Aggregator.AggregateStatus(ctx, tmpl.DeepCopy(), items)
+	// The reader's object is the caller's own (decoded or read for this
+	// call): only what is compared after the interpreter ran is kept, as
+	// a layer may write into the object it is given. Copying the whole
+	// template cost more than the native aggregation itself.
+	resourceVersion := tmpl.GetResourceVersion()
+	oldStatus := runtime.DeepCopyJSONValue(tmpl.Object["status"])
+	out, err := s.Aggregator.AggregateStatus(ctx, tmpl, items)
 	if err != nil {
 		return "", err
 	}
-	if sameJSON(tmpl.Object["status"], out.Object["status"]) {
+	if sameJSON(oldStatus, out.Object["status"]) {
 		return Unchanged, nil
 	}
-	out.SetResourceVersion(tmpl.GetResourceVersion())
+	out.SetResourceVersion(resourceVersion)
 	if err := s.Writer.UpdateStatus(ctx, out); err != nil {
 		return "", err
 	}

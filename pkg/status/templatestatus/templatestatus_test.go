@@ -120,6 +120,22 @@ func TestSyncComparesAsJSON(t *testing.T) {
 	}
 }
 
+// TestSyncAggregatorWritingItsInput: a layer may set the status in the
+// object it is given (floatAggregator does); the change must still be seen
+// and written, as the template is no longer deep-copied before the call.
+func TestSyncAggregatorWritingItsInput(t *testing.T) {
+	tmpl := template()
+	tmpl.Object["status"] = map[string]interface{}{"readyReplicas": int64(2)}
+	store := &fakeTemplates{obj: tmpl}
+	s := &Syncer{Reader: store, Writer: store, Aggregator: floatAggregator{}}
+	if res, err := s.Sync(context.Background(), ref, nil); err != nil || res != Updated || store.writes != 1 {
+		t.Fatalf("2 -> 3 in place: %s %v writes %d", res, err, store.writes)
+	}
+	if got := store.obj.Object["status"].(map[string]interface{})["readyReplicas"]; got != float64(3) {
+		t.Fatalf("written status readyReplicas %v", got)
+	}
+}
+
 // staleReader always returns the copy it was given: an informer cache that
 // has not seen the latest write.
 type staleReader struct {

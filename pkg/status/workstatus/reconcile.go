@@ -101,7 +101,7 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 	return manifeststatus.Merge(work.Status.ManifestStatuses, refs, fresh), nil
 }
 
-// write records statuses when they differ from the Work's. The patch is
+// write records statuses when they differ from the Work's. The update is
 // conditional on the version read, so a stale reconcile cannot overwrite
 // a newer status; a conflict is retried.
 func (r *Reconciler) write(ctx context.Context, work *workv1alpha1.Work, statuses []workv1alpha1.ManifestStatus) error {
@@ -110,8 +110,10 @@ func (r *Reconciler) write(ctx context.Context, work *workv1alpha1.Work, statuse
 	}
 	updated := work.DeepCopy()
 	updated.Status.ManifestStatuses = statuses
-	patch := client.MergeFromWithOptions(work, client.MergeFromWithOptimisticLock{})
-	if err := r.client.Status().Patch(ctx, updated, patch); err != nil {
+	// An update conditional on the version read (as the optimistic-lock
+	// patch it replaces was): a patch makes the API server encode the
+	// stored Work, manifests included, merge and decode the result.
+	if err := r.client.Status().Update(ctx, updated); err != nil {
 		return fmt.Errorf("work %s/%s: update manifest statuses: %w", work.Namespace, work.Name, err)
 	}
 	log.FromContext(ctx).V(1).Info("manifest statuses updated", "manifests", len(statuses))
