@@ -18,6 +18,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -54,14 +55,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	return reconcile.Result{}, boundedtext.Error(r.sync(ctx, work, cluster))
 }
 
-// sync dispatches a live Work: suspension, readiness, apply, status.
+// sync dispatches a live Work: suspension, readiness, apply, and the
+// outcome handed to the Work status owner.
 func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster) error {
-	status := newStatusUpdate(work)
+	key := client.ObjectKeyFromObject(work)
 	if suspended(work) {
-		if status.setDispatching(true) {
+		if !suspensionRecorded(work) {
 			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
 		}
-		return status.write(ctx, r.client)
+		r.status.Record(key, workapply.Outcome{WorkUID: work.UID, Suspended: true})
+		return nil
 	}
 	if !workcluster.IsReady(cluster) {
 		return fmt.Errorf("work %s/%s: cluster(%s) %w", work.Namespace, work.Name, cluster.Name, errClusterNotReady)
@@ -70,7 +73,7 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	if err != nil {
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
-	if wasSuspended := isDispatchingSuspended(work); status.setDispatching(false) && wasSuspended {
+	if isDispatchingSuspended(work) {
 		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
 	}
 	results := r.applyAll(ctx, work, set)
@@ -78,16 +81,29 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 		// Say nothing about an apply whose outcome is unknown.
 		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, cluster.Name, err)
 	}
-	status.setApplied(results)
-	status.setFirstStatuses(ctx, r.interp, results)
-	if err := status.write(ctx, r.client); err != nil {
-		return err
-	}
+	r.status.Record(key, outcomeOf(work, results))
 	return r.report(ctx, work, cluster.Name, results)
+}
+
+// outcomeOf is what the Work status owner needs of results.
+func outcomeOf(work *workv1alpha1.Work, results []applied) workapply.Outcome {
+	o := workapply.Outcome{WorkUID: work.UID, Manifests: make([]workapply.Manifest, 0, len(results))}
+	for _, res := range results {
+		o.Manifests = append(o.Manifests, workapply.Manifest{Ref: res.ref, Object: res.object, Err: res.err})
+	}
+	return o
 }
 
 func suspended(work *workv1alpha1.Work) bool {
 	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching
+}
+
+// suspensionRecorded reports whether the status already says dispatching
+// is suspended.
+func suspensionRecorded(work *workv1alpha1.Work) bool {
+	c := meta.FindStatusCondition(work.Status.Conditions, workv1alpha1.WorkDispatching)
+	return c != nil && c.Status == metav1.ConditionFalse && c.Reason == workv1alpha1.WorkSuspendDispatchingReason &&
+		c.Message == workv1alpha1.WorkSuspendDispatchingMessage
 }
 
 // isDispatchingSuspended reports whether the status says dispatching was
