@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -17,7 +18,6 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
-	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
@@ -44,7 +44,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil {
 		return reconcile.Result{}, fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
-	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("cluster", cluster.Name))
+	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("cluster", klog.KObj(cluster)))
 	if !workcluster.IsPush(cluster) {
 		return reconcile.Result{}, nil
 	}
@@ -61,7 +61,7 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	key := client.ObjectKeyFromObject(work)
 	if suspended(work) {
 		if !suspensionRecorded(work) {
-			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
+			r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
 		}
 		r.status.Record(key, workapply.Outcome{WorkUID: work.UID, Suspended: true})
 		return nil
@@ -74,7 +74,7 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
 	if isDispatchingSuspended(work) {
-		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
+		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
 	}
 	results := r.applyAll(ctx, work, set)
 	if err := transientError(results); err != nil {
@@ -141,12 +141,12 @@ func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluste
 		if res.err != nil {
 			err := fmt.Errorf("work %s/%s: apply %s to cluster %s: %w", work.Namespace, work.Name, res.ref, cluster, res.err)
 			errs = append(errs, err)
-			r.event(res, corev1.EventTypeWarning, names.EventReasonSyncFailed, boundedtext.String(err.Error()))
+			r.event(res, corev1.EventTypeWarning, EventReasonSyncFailed, boundedtext.String(err.Error()))
 			continue
 		}
 		if res.op != opNone {
-			logger.Info("applied manifest", "object", res.ref.String(), "operation", string(res.op))
-			r.event(res, corev1.EventTypeNormal, names.EventReasonSyncSucceed,
+			logger.Info("applied manifest", "object", klog.KRef(res.ref.Namespace, res.ref.Name), "kind", res.ref.GVK.Kind, "operation", string(res.op))
+			r.event(res, corev1.EventTypeNormal, EventReasonSyncSucceed,
 				fmt.Sprintf("Successfully applied resource(%s) to cluster %s", res.ref, cluster))
 		}
 	}
