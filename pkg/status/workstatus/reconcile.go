@@ -136,11 +136,13 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 	}
 	fresh := make(map[int]workv1alpha1.ManifestStatus, len(refs))
 	for _, ref := range refs {
+		// Watch even when the applied object is at hand: later changes
+		// arrive through the informer.
+		if err := set.Watch(ref.GVK); err != nil {
+			return nil, err
+		}
 		obj := applied[ref.Ordinal]
 		if obj == nil || obj.GroupVersionKind() != ref.GVK || obj.GetName() != ref.Name || obj.GetNamespace() != ref.Namespace {
-			if err := set.Watch(ref.GVK); err != nil {
-				return nil, err
-			}
 			cached, synced, err := set.Cached(ref.GVK, ref.Namespace, ref.Name)
 			if err != nil || !synced || cached == nil {
 				continue
