@@ -205,7 +205,7 @@ func (e *testEnv) badOverrideForMember2(t *testing.T) {
 			return false, err
 		}
 		for _, ev := range events.Items {
-			if ev.InvolvedObject.Kind == "ResourceBinding" && ev.Reason == names.EventReasonApplyOverridePolicyFailed && ev.Type == corev1.EventTypeWarning {
+			if ev.InvolvedObject.Kind == "ResourceBinding" && ev.Reason == EventReasonApplyOverridePolicyFailed && ev.Type == corev1.EventTypeWarning {
 				msg = ev.Message
 				return true, nil
 			}

@@ -64,7 +64,7 @@ func (r *reconciler) removeOrphans(ctx context.Context, b *binding, works []*wor
 		}
 	}
 	if err := kerrors.NewAggregate(errs); err != nil {
-		r.Recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonCleanupWorkFailed, boundedtext.String(err.Error()))
+		r.Recorder.Event(b.obj, corev1.EventTypeWarning, EventReasonCleanupWorkFailed, boundedtext.String(err.Error()))
 		return err
 	}
 	return nil

@@ -17,7 +17,6 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // directPurgeRequeue is how long a binding waits for the Works of directly
@@ -104,14 +103,14 @@ func (r *reconciler) syncWorks(ctx context.Context, b *binding, tmpl *unstructur
 	written, err := r.ensureWorks(ctx, b, tmpl, targets, works)
 	if err != nil {
 		msg := boundedtext.String(err.Error())
-		r.Recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonSyncWorkFailed, msg)
-		r.Recorder.Event(tmpl, corev1.EventTypeWarning, names.EventReasonSyncWorkFailed, msg)
+		r.Recorder.Event(b.obj, corev1.EventTypeWarning, EventReasonSyncWorkFailed, msg)
+		r.Recorder.Event(tmpl, corev1.EventTypeWarning, EventReasonSyncWorkFailed, msg)
 		return err
 	}
 	if written > 0 {
 		msg := fmt.Sprintf("Sync work of %s successful.", b.eventName())
-		r.Recorder.Event(b.obj, corev1.EventTypeNormal, names.EventReasonSyncWorkSucceed, msg)
-		r.Recorder.Event(tmpl, corev1.EventTypeNormal, names.EventReasonSyncWorkSucceed, msg)
+		r.Recorder.Event(b.obj, corev1.EventTypeNormal, EventReasonSyncWorkSucceed, msg)
+		r.Recorder.Event(tmpl, corev1.EventTypeNormal, EventReasonSyncWorkSucceed, msg)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/client-go/util/retry"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -19,7 +20,6 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/names"
 )
 
 // workJob is one target's Work through rendering and writing.
@@ -96,7 +96,7 @@ func (r *reconciler) writeAll(ctx context.Context, jobs []workJob, works []*work
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			logger := log.FromContext(ctx).WithValues("cluster", j.target.Name, "work", j.desired.key())
+			logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", j.target.Name), "work", klog.KRef(j.desired.namespace, j.desired.name))
 			j.changed, j.err = r.writeWork(ctx, j.desired, existing[j.desired.key()])
 			switch {
 			case j.err != nil:
@@ -151,7 +151,7 @@ func (r *reconciler) overridesApplied(rd *renderer, cluster string, applied *ove
 		if p.Cluster {
 			kind = "cluster override policy"
 		}
-		r.Recorder.Eventf(rd.tmpl, corev1.EventTypeNormal, names.EventReasonApplyOverridePolicySucceed,
+		r.Recorder.Eventf(rd.tmpl, corev1.EventTypeNormal, EventReasonApplyOverridePolicySucceed,
 			"Apply %s(%s) for cluster(%s) succeed.", kind, p.Key(), cluster)
 	}
 }
@@ -160,6 +160,6 @@ func (r *reconciler) overridesApplied(rd *renderer, cluster string, applied *ove
 // binding, naming the policy, rule and path.
 func (r *reconciler) overrideFailed(rd *renderer, cluster string, err *overrides.Error) {
 	msg := boundedtext.String(fmt.Sprintf("Apply override policy for cluster(%s) failed: %v", cluster, err))
-	r.Recorder.Event(rd.tmpl, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
-	r.Recorder.Event(rd.b.obj, corev1.EventTypeWarning, names.EventReasonApplyOverridePolicyFailed, msg)
+	r.Recorder.Event(rd.tmpl, corev1.EventTypeWarning, EventReasonApplyOverridePolicyFailed, msg)
+	r.Recorder.Event(rd.b.obj, corev1.EventTypeWarning, EventReasonApplyOverridePolicyFailed, msg)
 }

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -71,8 +72,10 @@ func (r *reconciler) templateSelected(ctx context.Context, ref *workv1alpha2.Obj
 	}
 	tmpl, err := r.Templates.Get(ctx, schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind), ref.Namespace, ref.Name)
 	if err != nil {
-		log.FromContext(ctx).V(1).Info("cannot read a template to match override selectors", "kind", ref.Kind,
-			"namespace", ref.Namespace, "name", ref.Name, "error", boundedtext.String(err.Error()))
+		if l := log.FromContext(ctx).V(1); l.Enabled() {
+			l.Error(boundedtext.Error(err), "cannot read a template to match override selectors",
+				"template", klog.KRef(ref.Namespace, ref.Name), "kind", ref.Kind)
+		}
 		return false
 	}
 	set := labels.Set(tmpl.GetLabels())

@@ -1,12 +1,17 @@
 package controllermanager
 
 import (
+	"fmt"
+
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/propel-mc/propel/pkg/detector"
 
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/status"
+	"github.com/propel-mc/propel/pkg/status/workstatus"
 )
 
 // Context is what every controller's setup receives: the manager and the
@@ -21,6 +26,7 @@ type Context struct {
 	Templates detector.Templates
 
 	memberInformers *membercluster.Informers
+	workStatus      *workstatus.Reconciler
 	// reloaders are the interpreter layers whose configuration can change.
 	reloaders []interface{ OnLoad(func()) }
 }
@@ -37,4 +43,27 @@ func (c *Context) MemberInformers() (*membercluster.Informers, error) {
 	}
 	c.memberInformers = inf
 	return inf, nil
+}
+
+// WorkStatus returns the work-status controller, the one writer of Work
+// .status, registering it with the manager on first use: execution hands
+// it its outcomes, so it runs whenever execution or workStatus does. With
+// workStatus disabled it records only the outcomes (Applied, Dispatching),
+// as Karmada's execution controller alone would.
+func (c *Context) WorkStatus() (*workstatus.Reconciler, error) {
+	if c.workStatus != nil {
+		return c.workStatus, nil
+	}
+	deps, err := statusDeps(c)
+	if err != nil {
+		return nil, err
+	}
+	ws := status.NewWorkStatus(deps, workstatus.Options{
+		OutcomesOnly: !NewControllerRegistry().Enabled("workStatus", c.Options.Controllers),
+	})
+	if err := ws.SetupWithManager(c.Manager); err != nil {
+		return nil, fmt.Errorf("setup %s: %w", names.WorkStatusControllerName, err)
+	}
+	c.workStatus = ws
+	return ws, nil
 }

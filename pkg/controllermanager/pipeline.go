@@ -32,8 +32,12 @@ func setupExecution(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
+	ws, err := c.WorkStatus()
+	if err != nil {
+		return err
+	}
 	return execution.New(execution.Deps{
-		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf,
+		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf, Status: ws,
 		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Interpreter: c.Interpreter, Recorder: c.Manager.GetEventRecorderFor("execution-controller"),
 	}, execution.Options{Concurrency: c.Options.ConcurrentWorkSyncs}).SetupWithManager(c.Manager)
@@ -61,11 +65,8 @@ func statusDeps(c *Context) (status.Deps, error) {
 }
 
 func setupWorkStatus(_ context.Context, c *Context) error {
-	deps, err := statusDeps(c)
-	if err != nil {
-		return err
-	}
-	return status.SetupWorkStatus(deps, status.Options{})
+	_, err := c.WorkStatus()
+	return err
 }
 
 func setupBindingStatus(_ context.Context, c *Context) error {

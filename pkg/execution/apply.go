@@ -15,7 +15,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workapply"
 )
 
 // operation is what applying a manifest did to its member object.
@@ -29,7 +29,7 @@ const (
 
 // applied is the outcome of one manifest.
 type applied struct {
-	ref manifeststatus.Ref
+	ref workapply.Ref
 	op  operation
 	// object is the member object after the apply (nil on error).
 	object *unstructured.Unstructured
@@ -44,7 +44,7 @@ func (r *Reconciler) applyAll(ctx context.Context, work *workv1alpha1.Work, set 
 	if err != nil {
 		out := make([]applied, len(work.Spec.Workload.Manifests))
 		for i := range out {
-			out[i] = applied{ref: manifeststatus.Ref{Ordinal: i}, err: err}
+			out[i] = applied{ref: workapply.Ref{Ordinal: i}, err: err}
 		}
 		return out
 	}
@@ -60,7 +60,7 @@ func (r *Reconciler) applyAll(ctx context.Context, work *workv1alpha1.Work, set 
 // verified it is left alone without decoding the manifest; otherwise the
 // manifest is created or updated, retrying write conflicts with a fresh
 // read of the member object.
-func (r *Reconciler) applyManifest(ctx context.Context, work *workv1alpha1.Work, set *membercluster.ClusterInformers, ref manifeststatus.Ref) applied {
+func (r *Reconciler) applyManifest(ctx context.Context, work *workv1alpha1.Work, set *membercluster.ClusterInformers, ref workapply.Ref) applied {
 	res := applied{ref: ref}
 	if err := set.Watch(ref.GVK); err != nil {
 		res.err = memberErr(err)
@@ -89,7 +89,7 @@ func (r *Reconciler) applyManifest(ctx context.Context, work *workv1alpha1.Work,
 // unchanged returns the cached member object of ref when its version
 // record says that neither it nor the Work changed since Propel last
 // wrote or verified it.
-func (r *Reconciler) unchanged(set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref manifeststatus.Ref) *unstructured.Unstructured {
+func (r *Reconciler) unchanged(set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) *unstructured.Unstructured {
 	key := objectKey{cluster: set.Cluster(), gvk: ref.GVK, namespace: ref.Namespace, name: ref.Name}
 	if _, ok := r.records.get(key); !ok {
 		return nil

@@ -2,10 +2,12 @@ package execution
 
 import (
 	"context"
+	"errors"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,17 +19,24 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // Interpreter is what the execution controller needs of the resource
-// interpreter: Retain when updating, and ReflectStatus/InterpretHealth for
-// the first manifest status it records with Applied.
+// interpreter: Retain when updating.
 type Interpreter interface {
 	HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) bool
 	Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error)
-	InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error)
+}
+
+// StatusOwner writes Work .status; the work-status controller
+// (pkg/status/workstatus) is the one. The execution controller hands it
+// the outcome of every sync instead of writing the status itself, so that
+// each status field has one writer and the Applied condition and the first
+// manifest statuses still cost one write.
+type StatusOwner interface {
+	Record(work types.NamespacedName, outcome workapply.Outcome)
 }
 
 // Recorder records events; record.EventRecorder is one.
@@ -58,6 +67,8 @@ type Deps struct {
 	Informers   *membercluster.Informers
 	Interpreter Interpreter
 	Recorder    Recorder
+	// Status receives the outcome of each sync (required).
+	Status StatusOwner
 }
 
 // Reconciler is the execution controller.
@@ -67,6 +78,7 @@ type Reconciler struct {
 	informers *membercluster.Informers
 	interp    Interpreter
 	recorder  Recorder
+	status    StatusOwner
 	opts      Options
 	records   *versionRecords
 	refs      *refCache
@@ -80,7 +92,7 @@ func New(deps Deps, opts Options) *Reconciler {
 	}
 	return &Reconciler{
 		client: deps.Client, clients: deps.Clients, informers: deps.Informers,
-		interp: deps.Interpreter, recorder: deps.Recorder, opts: opts,
+		interp: deps.Interpreter, recorder: deps.Recorder, status: deps.Status, opts: opts,
 		records: newVersionRecords(), refs: newRefCache(), events: &membercluster.WorkQueue{},
 	}
 }
@@ -89,6 +101,9 @@ func New(deps Deps, opts Options) *Reconciler {
 // create, spec change and deletion), Clusters turning Ready, and member
 // object changes from the informers.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.status == nil {
+		return errors.New("execution controller: no Work status owner")
+	}
 	r.informers.AddHandler(r.onMemberEvent)
 	return workcluster.NewControllerFor(mgr, names.ExecutionControllerName, specOrDeletionChanged(), r.events.Source(), controller.Options{
 		MaxConcurrentReconciles: r.opts.Concurrency,

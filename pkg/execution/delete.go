@@ -17,7 +17,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -51,10 +51,10 @@ func (r *Reconciler) cleanup(ctx context.Context, work *workv1alpha1.Work, clust
 	}
 }
 
-type objectFunc func(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref manifeststatus.Ref) error
+type objectFunc func(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) error
 
 func (r *Reconciler) forEachObject(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster, fn objectFunc) error {
-	refs, err := manifeststatus.Refs(work)
+	refs, err := workapply.Refs(work)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (r *Reconciler) forEachObject(ctx context.Context, work *workv1alpha1.Work,
 
 // liveManaged reads the member object of ref from the API server (never
 // from a possibly cold cache); nil when it is absent or not Propel's.
-func liveManaged(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref manifeststatus.Ref) (*unstructured.Unstructured, error) {
+func liveManaged(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) (*unstructured.Unstructured, error) {
 	obj, err := set.Live(ctx, ref.GVK, ref.Namespace, ref.Name)
 	if apierrors.IsNotFound(err) {
 		return nil, nil
@@ -97,7 +97,7 @@ func liveManaged(ctx context.Context, set *membercluster.ClusterInformers, work 
 
 // remove deletes the member object of ref (background propagation, so a
 // Job's pods go too), only if it is the very object Propel manages.
-func (r *Reconciler) remove(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref manifeststatus.Ref) error {
+func (r *Reconciler) remove(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) error {
 	obj, err := liveManaged(ctx, set, work, ref)
 	if obj == nil || err != nil {
 		return err
@@ -117,7 +117,7 @@ func (r *Reconciler) remove(ctx context.Context, set *membercluster.ClusterInfor
 
 // release strips Propel's metadata from the member object of ref, which
 // then lives on unmanaged (preserveResourcesOnDeletion).
-func (r *Reconciler) release(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref manifeststatus.Ref) error {
+func (r *Reconciler) release(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) error {
 	obj, err := liveManaged(ctx, set, work, ref)
 	if obj == nil || err != nil {
 		return err

@@ -1,7 +1,10 @@
 // Package execution owns the execution controller: it applies the manifests
 // of each Work in a Push-mode cluster's execution namespace
-// (karmada-es-<cluster>) to that member cluster, and records the outcome in
-// the Work's Applied and Dispatching conditions.
+// (karmada-es-<cluster>) to that member cluster, and hands the outcome of
+// each sync (pkg/workapply.Outcome) to the Work status owner, the
+// work-status controller, which writes the Applied and Dispatching
+// conditions and the manifest statuses in one write. It writes no Work
+// status itself.
 //
 // Per manifest it creates the object, or updates it after keeping the
 // fields the member owns (base retain plus the interpreter's Retain). It

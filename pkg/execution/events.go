@@ -6,6 +6,24 @@ import (
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
+// Event reasons of the execution controller (Karmada's strings).
+const (
+	// EventReasonSyncSucceed is recorded on a template when a manifest
+	// was created or updated in a member cluster.
+	EventReasonSyncSucceed = "SyncSucceed"
+	// EventReasonSyncFailed is recorded on a template when a manifest
+	// could not be applied.
+	EventReasonSyncFailed = "SyncFailed"
+	// EventReasonWorkDispatching is recorded on a Work when its
+	// dispatching is suspended or resumed.
+	EventReasonWorkDispatching = "WorkDispatching"
+)
+
+// ConflictResolutionRefusedMsgFormat is the error (kind, namespace, name,
+// cluster, conflict-resolution annotation key) when an existing member
+// object that Karmada does not manage is not overwritten.
+const ConflictResolutionRefusedMsgFormat = "resource(kind=%s, %s/%s) already exists in the cluster %s and the %s strategy value is empty, Karmada will not manage this resource"
+
 // onMemberEvent re-queues the Work of a member object when wantsEvent.
 func (r *Reconciler) onMemberEvent(ev membercluster.ObjectEvent) {
 	if r.wantsEvent(ev) {

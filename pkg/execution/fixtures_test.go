@@ -206,7 +206,7 @@ func createBinding(t *testing.T, tmpl *unstructured.Unstructured, id string, clu
 	must(t, env.Client.Create(ctx, rb))
 	rb.Status.LastScheduledTime = ptr.To(metav1.Now())
 	meta.SetStatusCondition(&rb.Status.Conditions, metav1.Condition{Type: workv1alpha2.Scheduled, Status: metav1.ConditionTrue,
-		Reason: workv1alpha2.BindingReasonSuccess, Message: names.ScheduleSuccessMessage})
+		Reason: workv1alpha2.BindingReasonSuccess, Message: workv1alpha2.BindingScheduleSuccessMessage})
 	must(t, env.Client.Status().Update(ctx, rb))
 	return rb
 }

@@ -21,7 +21,7 @@ type conflictError struct {
 }
 
 func (e *conflictError) Error() string {
-	return fmt.Sprintf(names.ConflictResolutionRefusedMsgFormat, e.kind, e.namespace, e.name, e.cluster, names.ConflictResolutionAnnotation)
+	return fmt.Sprintf(ConflictResolutionRefusedMsgFormat, e.kind, e.namespace, e.name, e.cluster, names.ConflictResolutionAnnotation)
 }
 
 func (e *conflictError) Unwrap() error { return errNotManaged }

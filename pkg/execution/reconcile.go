@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -17,7 +18,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -43,7 +44,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil {
 		return reconcile.Result{}, fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
-	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("cluster", cluster.Name))
+	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("cluster", klog.KObj(cluster)))
 	if !workcluster.IsPush(cluster) {
 		return reconcile.Result{}, nil
 	}
@@ -54,14 +55,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	return reconcile.Result{}, boundedtext.Error(r.sync(ctx, work, cluster))
 }
 
-// sync dispatches a live Work: suspension, readiness, apply, status.
+// sync dispatches a live Work: suspension, readiness, apply, and the
+// outcome handed to the Work status owner.
 func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster) error {
-	status := newStatusUpdate(work)
+	key := client.ObjectKeyFromObject(work)
 	if suspended(work) {
-		if status.setDispatching(true) {
-			r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
+		if !suspensionRecorded(work) {
+			r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
 		}
-		return status.write(ctx, r.client)
+		r.status.Record(key, workapply.Outcome{WorkUID: work.UID, Suspended: true})
+		return nil
 	}
 	if !workcluster.IsReady(cluster) {
 		return fmt.Errorf("work %s/%s: cluster(%s) %w", work.Namespace, work.Name, cluster.Name, errClusterNotReady)
@@ -70,24 +73,37 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	if err != nil {
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
-	if wasSuspended := isDispatchingSuspended(work); status.setDispatching(false) && wasSuspended {
-		r.recorder.Event(work, corev1.EventTypeNormal, names.EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
+	if isDispatchingSuspended(work) {
+		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
 	}
 	results := r.applyAll(ctx, work, set)
 	if err := transientError(results); err != nil {
 		// Say nothing about an apply whose outcome is unknown.
 		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, cluster.Name, err)
 	}
-	status.setApplied(results)
-	status.setFirstStatuses(ctx, r.interp, results)
-	if err := status.write(ctx, r.client); err != nil {
-		return err
-	}
+	r.status.Record(key, outcomeOf(work, results))
 	return r.report(ctx, work, cluster.Name, results)
+}
+
+// outcomeOf is what the Work status owner needs of results.
+func outcomeOf(work *workv1alpha1.Work, results []applied) workapply.Outcome {
+	o := workapply.Outcome{WorkUID: work.UID, Manifests: make([]workapply.Manifest, 0, len(results))}
+	for _, res := range results {
+		o.Manifests = append(o.Manifests, workapply.Manifest{Ref: res.ref, Object: res.object, Err: res.err})
+	}
+	return o
 }
 
 func suspended(work *workv1alpha1.Work) bool {
 	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching
+}
+
+// suspensionRecorded reports whether the status already says dispatching
+// is suspended.
+func suspensionRecorded(work *workv1alpha1.Work) bool {
+	c := meta.FindStatusCondition(work.Status.Conditions, workv1alpha1.WorkDispatching)
+	return c != nil && c.Status == metav1.ConditionFalse && c.Reason == workv1alpha1.WorkSuspendDispatchingReason &&
+		c.Message == workv1alpha1.WorkSuspendDispatchingMessage
 }
 
 // isDispatchingSuspended reports whether the status says dispatching was
@@ -125,12 +141,12 @@ func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluste
 		if res.err != nil {
 			err := fmt.Errorf("work %s/%s: apply %s to cluster %s: %w", work.Namespace, work.Name, res.ref, cluster, res.err)
 			errs = append(errs, err)
-			r.event(res, corev1.EventTypeWarning, names.EventReasonSyncFailed, boundedtext.String(err.Error()))
+			r.event(res, corev1.EventTypeWarning, EventReasonSyncFailed, boundedtext.String(err.Error()))
 			continue
 		}
 		if res.op != opNone {
-			logger.Info("applied manifest", "object", res.ref.String(), "operation", string(res.op))
-			r.event(res, corev1.EventTypeNormal, names.EventReasonSyncSucceed,
+			logger.Info("applied manifest", "object", klog.KRef(res.ref.Namespace, res.ref.Name), "kind", res.ref.GVK.Kind, "operation", string(res.op))
+			r.event(res, corev1.EventTypeNormal, EventReasonSyncSucceed,
 				fmt.Sprintf("Successfully applied resource(%s) to cluster %s", res.ref, cluster))
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
-	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workapply"
 )
 
 // refCache keeps the identity of each Work's manifests for its current
@@ -20,13 +20,13 @@ type refCache struct {
 type refEntry struct {
 	uid        types.UID
 	generation int64
-	refs       []manifeststatus.Ref
+	refs       []workapply.Ref
 }
 
 func newRefCache() *refCache { return &refCache{m: map[types.NamespacedName]refEntry{}} }
 
 // of returns the manifest identities of work.
-func (c *refCache) of(work *workv1alpha1.Work) ([]manifeststatus.Ref, error) {
+func (c *refCache) of(work *workv1alpha1.Work) ([]workapply.Ref, error) {
 	key := types.NamespacedName{Namespace: work.Namespace, Name: work.Name}
 	c.mu.Lock()
 	e, ok := c.m[key]
@@ -34,7 +34,7 @@ func (c *refCache) of(work *workv1alpha1.Work) ([]manifeststatus.Ref, error) {
 	if ok && e.uid == work.UID && e.generation == work.Generation {
 		return e.refs, nil
 	}
-	refs, err := manifeststatus.Refs(work)
+	refs, err := workapply.Refs(work)
 	if err != nil {
 		return nil, err
 	}

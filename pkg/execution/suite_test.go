@@ -103,20 +103,21 @@ func startControllers(t *testing.T) *controllers {
 	interp := resourceinterpreter.New(native.New())
 	must(t, index.AddDefaultIndexes(context.Background(), mgr))
 	must(t, informers.SetupWithManager(mgr, clients, true))
-	exec := execution.New(execution.Deps{
-		Client: mgr.GetClient(), Clients: clients, Informers: informers, Interpreter: interp,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: mgr.GetEventRecorderFor(names.ExecutionControllerName),
-	}, execution.Options{RateLimiter: fastRetries(), SkipNameValidation: true})
-	must(t, exec.SetupWithManager(mgr))
-	must(t, status.SetupWithManager(status.Deps{
+	ws, err := status.SetupWithManager(status.Deps{
 		Manager: mgr, Clients: clients, Informers: informers, Interpreter: interp,
 		Templates: templatestatus.NewDynamic(dynamic.NewForConfigOrDie(cfg), mgr.GetRESTMapper(), discovery.NewDiscoveryClientForConfigOrDie(cfg)),
 	}, status.Options{
 		Work:                   workstatus.Options{RateLimiter: fastRetries(), SkipNameValidation: true},
 		ResourceBinding:        bindingstatus.Options{RateLimiter: fastRetries(), SkipNameValidation: true},
 		ClusterResourceBinding: bindingstatus.Options{RateLimiter: fastRetries(), SkipNameValidation: true},
-	}))
+	})
+	must(t, err)
+	exec := execution.New(execution.Deps{
+		Client: mgr.GetClient(), Clients: clients, Informers: informers, Interpreter: interp, Status: ws,
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: mgr.GetEventRecorderFor(names.ExecutionControllerName),
+	}, execution.Options{RateLimiter: fastRetries(), SkipNameValidation: true})
+	must(t, exec.SetupWithManager(mgr))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

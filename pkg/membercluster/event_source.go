@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
@@ -34,12 +35,17 @@ func (w *WorkQueue) Source() source.Source {
 
 // Enqueue adds the Work of ev to the queue.
 func (w *WorkQueue) Enqueue(ev ObjectEvent) {
+	w.EnqueueWork(ev.Work)
+}
+
+// EnqueueWork adds work to the queue.
+func (w *WorkQueue) EnqueueWork(work types.NamespacedName) {
 	q := w.queue.Load()
 	switch {
 	case q == nil:
 	case w.Delay > 0:
-		(*q).AddAfter(reconcile.Request{NamespacedName: ev.Work}, w.Delay)
+		(*q).AddAfter(reconcile.Request{NamespacedName: work}, w.Delay)
 	default:
-		(*q).Add(reconcile.Request{NamespacedName: ev.Work})
+		(*q).Add(reconcile.Request{NamespacedName: work})
 	}
 }

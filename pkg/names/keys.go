@@ -1,14 +1,13 @@
 // Package names owns Karmada's naming: label, annotation and finalizer
-// keys, reserved namespaces, controller names, and how binding, Work and
+// keys, reserved namespaces, controller names, the Cluster fields a
+// placement may select on, and how binding, Work, execution-space and
 // dependency-label names are derived. Every controller uses these so that
 // objects written by Karmada are adopted without churn.
 //
-// Condition types, reasons and messages live in the API package of the
-// object whose status carries them (pkg/apis/...), and event reasons
-// beside the controller that records them. The condition constants still
-// declared here are deprecated aliases of the API packages'; the event
-// reasons here wait for their controllers (binding, scheduler, execution,
-// status) to take them.
+// It holds no other vocabulary: condition types, reasons and messages live
+// in the API package of the object whose status carries them
+// (pkg/apis/...), and event reasons beside the controller that records
+// them.
 package names
 
 import workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"

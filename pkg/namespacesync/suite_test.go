@@ -19,6 +19,7 @@ import (
 	"github.com/propel-mc/propel/pkg/namespacesync"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/pkg/status/workstatus"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -61,8 +62,15 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 		if err := informers.SetupWithManager(mgr, clients, true); err != nil {
 			return err
 		}
+		// The execution controller hands its outcomes to the Work status
+		// owner; these tests read no Work status.
+		ws := workstatus.New(workstatus.Deps{Client: mgr.GetClient(), Clients: clients, Informers: informers},
+			workstatus.Options{OutcomesOnly: true, SkipNameValidation: true})
+		if err := ws.SetupWithManager(mgr); err != nil {
+			return err
+		}
 		return execution.New(execution.Deps{
-			Client: mgr.GetClient(), Clients: clients, Informers: informers,
+			Client: mgr.GetClient(), Clients: clients, Informers: informers, Status: ws,
 			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 			Interpreter: resourceinterpreter.New(native.New()), Recorder: mgr.GetEventRecorderFor("execution-controller"),
 		}, execution.Options{SkipNameValidation: true}).SetupWithManager(mgr)

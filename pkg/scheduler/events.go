@@ -7,7 +7,17 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/names"
+)
+
+// Event reasons of the scheduler (Karmada's strings); the event source
+// component is the scheduler name.
+const (
+	// EventReasonScheduleBindingSucceed is recorded on a binding and its
+	// template when scheduling succeeded.
+	EventReasonScheduleBindingSucceed = "ScheduleBindingSucceed"
+	// EventReasonScheduleBindingFailed is recorded on a binding and its
+	// template when scheduling failed.
+	EventReasonScheduleBindingFailed = "ScheduleBindingFailed"
 )
 
 // emit records ScheduleBindingSucceed or ScheduleBindingFailed on the
@@ -17,14 +27,14 @@ func (s *Scheduler) emit(b *binding, out outcome) {
 		s.eventFailed(b, out.err)
 		return
 	}
-	msg := fmt.Sprintf("%s Result: %s", names.ScheduleSuccessMessage, targetsString(out.result.Clusters))
-	s.recorder.Event(b.obj, corev1.EventTypeNormal, names.EventReasonScheduleBindingSucceed, msg)
-	s.recorder.Event(templateRef(b), corev1.EventTypeNormal, names.EventReasonScheduleBindingSucceed, msg)
+	msg := fmt.Sprintf("%s Result: %s", workv1alpha2.BindingScheduleSuccessMessage, targetsString(out.result.Clusters))
+	s.recorder.Event(b.obj, corev1.EventTypeNormal, EventReasonScheduleBindingSucceed, msg)
+	s.recorder.Event(templateRef(b), corev1.EventTypeNormal, EventReasonScheduleBindingSucceed, msg)
 }
 
 func (s *Scheduler) eventFailed(b *binding, err error) {
-	s.recorder.Event(b.obj, corev1.EventTypeWarning, names.EventReasonScheduleBindingFailed, err.Error())
-	s.recorder.Event(templateRef(b), corev1.EventTypeWarning, names.EventReasonScheduleBindingFailed, err.Error())
+	s.recorder.Event(b.obj, corev1.EventTypeWarning, EventReasonScheduleBindingFailed, err.Error())
+	s.recorder.Event(templateRef(b), corev1.EventTypeWarning, EventReasonScheduleBindingFailed, err.Error())
 }
 
 // templateRef refers to the binding's resource template.

@@ -115,7 +115,7 @@ func scheduledCondition(err error) metav1.Condition {
 	c := metav1.Condition{Type: workv1alpha2.Scheduled, Status: metav1.ConditionFalse}
 	switch {
 	case err == nil:
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, workv1alpha2.BindingReasonSuccess, names.ScheduleSuccessMessage
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, workv1alpha2.BindingReasonSuccess, workv1alpha2.BindingScheduleSuccessMessage
 	case framework.IsFitError(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonNoClusterFit, err.Error()
 	case framework.IsUnschedulable(err):

@@ -285,8 +285,8 @@ func (f *fixture) testStaticWeights(t *testing.T) {
 	if n := f.writesTo("nginx-deployment"); n != 2 {
 		t.Errorf("first schedule made %d writes, want 2 (spec and status)", n)
 	}
-	f.waitEvent(t, "nginx-deployment", names.EventReasonScheduleBindingSucceed, "Result: {member1:2, member2:1}")
-	f.waitEvent(t, "nginx", names.EventReasonScheduleBindingSucceed, "Result: {member1:2, member2:1}")
+	f.waitEvent(t, "nginx-deployment", EventReasonScheduleBindingSucceed, "Result: {member1:2, member2:1}")
+	f.waitEvent(t, "nginx", EventReasonScheduleBindingSucceed, "Result: {member1:2, member2:1}")
 	key := types.NamespacedName{Namespace: "default", Name: "nginx-deployment"}
 	if n := f.reconcileAgain(ctx, t, key); n != 0 {
 		t.Errorf("a second reconcile of an unchanged binding made %d writes", n)
@@ -327,7 +327,7 @@ func (f *fixture) testNoClusterFit(t *testing.T) {
 	if c := meta.FindStatusCondition(rb.Status.Conditions, workv1alpha2.Scheduled); c.Status != metav1.ConditionFalse || c.Message != want {
 		t.Errorf("condition %+v, want message %q", c, want)
 	}
-	f.waitEvent(t, "nofit-deployment", names.EventReasonScheduleBindingFailed, want)
+	f.waitEvent(t, "nofit-deployment", EventReasonScheduleBindingFailed, want)
 	if n := f.reconcileAgain(ctx, t, types.NamespacedName{Namespace: "default", Name: "nofit-deployment"}); n != 0 {
 		t.Errorf("a second reconcile of a NoClusterFit binding made %d writes", n)
 	}
@@ -371,7 +371,7 @@ func (f *fixture) testInvalidSpread(t *testing.T) {
 	if c := meta.FindStatusCondition(rb.Status.Conditions, workv1alpha2.Scheduled); !strings.Contains(c.Message, "spec.placement.spreadConstraints[0].maxGroups") {
 		t.Errorf("condition message %q does not name the field", c.Message)
 	}
-	f.waitEvent(t, "badspread-deployment", names.EventReasonScheduleBindingFailed, "spec.placement.spreadConstraints[0].maxGroups")
+	f.waitEvent(t, "badspread-deployment", EventReasonScheduleBindingFailed, "spec.placement.spreadConstraints[0].maxGroups")
 }
 
 func (f *fixture) setTaints(ctx context.Context, t *testing.T, cluster string, taints ...corev1.Taint) {
@@ -466,7 +466,7 @@ func (f *fixture) testClusterResourceBinding(t *testing.T) {
 	if err := f.c.Create(ctx, second); err != nil {
 		t.Fatal(err)
 	}
-	f.waitCRB(t, second, workv1alpha2.BindingReasonSuccess, names.ScheduleSuccessMessage, "member2:0")
+	f.waitCRB(t, second, workv1alpha2.BindingReasonSuccess, workv1alpha2.BindingScheduleSuccessMessage, "member2:0")
 	// Non-workloads are recomputed on every reconcile; an unchanged result
 	// writes nothing.
 	harness.Eventually(t, "observed generation of "+second.Name, func(ctx context.Context) (bool, error) {

@@ -1,14 +1,16 @@
 // Package status assembles the status path from member clusters back to
 // resource templates. Each part lives in its own package:
 //
-//   - workstatus: member object → Work status.manifestStatuses (reflected
-//     status and health), written only when changed;
+//   - workstatus: the one writer of Work .status: the execution
+//     controller's outcomes → Applied and Dispatching, member objects →
+//     status.manifestStatuses (reflected status and health), written only
+//     when changed;
 //   - bindingstatus: Works of a binding → binding status.aggregatedStatus
 //     and FullyApplied (ResourceBindings and ClusterResourceBindings);
 //   - templatestatus: aggregated items → the template's .status through
 //     the interpreter's AggregateStatus;
-//   - manifeststatus: reflection and comparison shared with the execution
-//     controller.
+//   - manifeststatus: reflection and semantic comparison of manifest
+//     statuses (work status and binding status).
 //
 // SetupWithManager wires all of them into a manager.
 package status
@@ -66,26 +68,26 @@ type Options struct {
 }
 
 // SetupWithManager adds the work-status and both binding status
-// controllers to deps.Manager.
-func SetupWithManager(deps Deps, opts Options) error {
-	if err := SetupWorkStatus(deps, opts); err != nil {
-		return err
+// controllers to deps.Manager and returns the work-status controller, the
+// Work status owner the execution controller hands its outcomes to.
+func SetupWithManager(deps Deps, opts Options) (*workstatus.Reconciler, error) {
+	ws := NewWorkStatus(deps, opts.Work)
+	if err := ws.SetupWithManager(deps.Manager); err != nil {
+		return nil, fmt.Errorf("setup %s: %w", names.WorkStatusControllerName, err)
 	}
-	return SetupBindingStatus(deps, opts)
+	return ws, SetupBindingStatus(deps, opts)
 }
 
-// SetupWorkStatus adds the work-status controller (Karmada's "workStatus").
-func SetupWorkStatus(deps Deps, opts Options) error {
+// NewWorkStatus returns the work-status controller (Karmada's
+// "workStatus"), the one writer of Work .status; the caller sets it up
+// with the manager.
+func NewWorkStatus(deps Deps, opts workstatus.Options) *workstatus.Reconciler {
 	mgr := deps.Manager
-	ws := workstatus.New(workstatus.Deps{
+	return workstatus.New(workstatus.Deps{
 		Client: mgr.GetClient(), Clients: deps.Clients, Informers: deps.Informers,
 		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Interpreter: deps.Interpreter, Recorder: mgr.GetEventRecorderFor(names.WorkStatusControllerName),
-	}, opts.Work)
-	if err := ws.SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("setup %s: %w", names.WorkStatusControllerName, err)
-	}
-	return nil
+	}, opts)
 }
 
 // SetupBindingStatus adds both binding status controllers, which also write

@@ -34,6 +34,7 @@ var kruiseStatefulSetGVR = schema.GroupVersionResource{Group: "apps.kruise.io", 
 // on the template with the template's generation observed (InterpretStatus,
 // AggregateStatus) and both members report Healthy (InterpretHealth).
 func TestBuiltinInterpreterKruiseStatefulSet(t *testing.T) {
+	membersReady(t)
 	ctx := context.Background()
 	const name = "builtin-asts"
 	installKruiseStatefulSetCRD(t)

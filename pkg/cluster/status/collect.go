@@ -19,7 +19,7 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 	desired := cluster.Status.DeepCopy()
 	member, err := r.members.ForCluster(ctx, cluster)
 	if err != nil {
-		log.FromContext(ctx).Info("cannot build member client", "error", boundedtext.String(err.Error()))
+		log.FromContext(ctx).Error(boundedtext.Error(err), "cannot build member client")
 		meta.SetStatusCondition(&desired.Conditions, clientFailedReady(err))
 		return desired
 	}
@@ -38,13 +38,13 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 func (r *Reconciler) collect(ctx context.Context, cluster *clusterv1alpha1.Cluster, m *membercluster.Member, desired *clusterv1alpha1.ClusterStatus) {
 	logger := log.FromContext(ctx)
 	if v, err := m.Kube.Discovery().ServerVersion(); err != nil {
-		logger.Info("cannot read member version", "error", boundedtext.String(err.Error()))
+		logger.Error(boundedtext.Error(err), "cannot read member version")
 	} else {
 		desired.KubernetesVersion = v.GitVersion
 	}
 	apis, cond, err := apiEnablements(m.Kube.Discovery())
 	if err != nil {
-		logger.Info("member discovery incomplete", "error", boundedtext.String(err.Error()), "groupVersions", len(apis))
+		logger.Error(boundedtext.Error(err), "member discovery incomplete", "groupVersions", len(apis))
 	}
 	// A failed discovery that found nothing keeps the last known list: a
 	// transient error must not make every API look gone.

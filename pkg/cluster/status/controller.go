@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -106,7 +107,7 @@ func inScope(c *clusterv1alpha1.Cluster) bool {
 
 // Reconcile runs one status cycle of a cluster and schedules the next.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	ctx = logr.NewContext(ctx, log.FromContext(ctx).WithValues("cluster", req.Name))
+	ctx = logr.NewContext(ctx, log.FromContext(ctx).WithValues("cluster", klog.KRef("", req.Name)))
 	cluster := &clusterv1alpha1.Cluster{}
 	if err := r.client.Get(ctx, req.NamespacedName, cluster); err != nil {
 		if apierrors.IsNotFound(err) {

@@ -2,7 +2,6 @@ package status
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,7 +23,9 @@ func probe(ctx context.Context, kube kubernetes.Interface) health {
 		code, err = getStatus(ctx, kube, "/healthz")
 	}
 	if code == 0 { // no HTTP answer at all
-		log.FromContext(ctx).V(1).Info("member health probe failed", "error", fmt.Sprint(err))
+		if l := log.FromContext(ctx).V(1); l.Enabled() {
+			l.Error(boundedtext.Error(err), "member health probe failed")
+		}
 		return health{}
 	}
 	return health{online: true, healthy: code == http.StatusOK}

@@ -17,27 +17,24 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
 
 // The kinds the native interpreters know, by exact GroupVersionKind.
 var (
-	deploymentGVK     = appsv1.SchemeGroupVersion.WithKind("Deployment")
-	replicaSetGVK     = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
-	statefulSetGVK    = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
-	daemonSetGVK      = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
-	jobGVK            = batchv1.SchemeGroupVersion.WithKind("Job")
-	cronJobGVK        = batchv1.SchemeGroupVersion.WithKind("CronJob")
-	podGVK            = corev1.SchemeGroupVersion.WithKind("Pod")
-	serviceGVK        = corev1.SchemeGroupVersion.WithKind("Service")
-	serviceAccountGVK = corev1.SchemeGroupVersion.WithKind(kindServiceAccount)
-	secretGVK         = corev1.SchemeGroupVersion.WithKind(kindSecret)
-	pvcGVK            = corev1.SchemeGroupVersion.WithKind(kindPersistentVolumeClaim)
-	pvGVK             = corev1.SchemeGroupVersion.WithKind("PersistentVolume")
-	ingressGVK        = networkingv1.SchemeGroupVersion.WithKind("Ingress")
-	pdbGVK            = policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget")
-	hpaGVK            = autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler")
-	serviceImportGVK  = schema.GroupVersionKind{Group: "multicluster.x-k8s.io", Version: "v1alpha1", Kind: "ServiceImport"}
+	deploymentGVK    = appsv1.SchemeGroupVersion.WithKind("Deployment")
+	replicaSetGVK    = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
+	statefulSetGVK   = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
+	daemonSetGVK     = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
+	jobGVK           = batchv1.SchemeGroupVersion.WithKind("Job")
+	cronJobGVK       = batchv1.SchemeGroupVersion.WithKind("CronJob")
+	podGVK           = corev1.SchemeGroupVersion.WithKind("Pod")
+	serviceGVK       = corev1.SchemeGroupVersion.WithKind("Service")
+	pvcGVK           = corev1.SchemeGroupVersion.WithKind(kindPersistentVolumeClaim)
+	pvGVK            = corev1.SchemeGroupVersion.WithKind("PersistentVolume")
+	ingressGVK       = networkingv1.SchemeGroupVersion.WithKind("Ingress")
+	pdbGVK           = policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget")
+	hpaGVK           = autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler")
+	serviceImportGVK = schema.GroupVersionKind{Group: "multicluster.x-k8s.io", Version: "v1alpha1", Kind: "ServiceImport"}
 )
 
 // Handler signatures, one per operation.
@@ -45,8 +42,6 @@ type (
 	// replicaFunc returns the replica count and the pod template replicas
 	// are created from (nil when there is none).
 	replicaFunc    func(obj *unstructured.Unstructured) (int32, *corev1.PodTemplateSpec, error)
-	reviseFunc     func(obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
-	retainFunc     func(desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
 	aggregateFunc  func(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error)
 	reflectFunc    func(obj *unstructured.Unstructured) (*runtime.RawExtension, error)
 	healthFunc     func(obj *unstructured.Unstructured) (bool, error)
@@ -58,12 +53,16 @@ type (
 // Kind=DaemonSet" not found`.
 var ErrNoInterpreter = errors.New("not found")
 
-// Interpreter is the native layer. It is immutable after New and safe for
-// concurrent use.
+// Interpreter is the typed reference of the native layer: the previous,
+// typed implementation of the operations that were rewritten on
+// unstructured maps (replicas, AggregateStatus, ReflectStatus, health,
+// dependencies). Retain, ReviseReplica and Prune were not rewritten, so
+// they have no reference here: comparing production code with a copy of
+// itself would prove nothing. Their unit tests (retain_test.go,
+// replica_test.go, prune_test.go) and, for Prune's one rewritten rule,
+// checkPruneJobSelector guard them.
 type Interpreter struct {
 	replicas     map[schema.GroupVersionKind]replicaFunc
-	revisers     map[schema.GroupVersionKind]reviseFunc
-	retainers    map[schema.GroupVersionKind]retainFunc
 	aggregators  map[schema.GroupVersionKind]aggregateFunc
 	reflectors   map[schema.GroupVersionKind]reflectFunc
 	healthChecks map[schema.GroupVersionKind]healthFunc
@@ -73,8 +72,6 @@ type Interpreter struct {
 	// requirements (Karmada's ResourceQuotaEstimate gate).
 	priorityClassName bool
 }
-
-var _ layer.Layer = (*Interpreter)(nil)
 
 // Option configures an Interpreter.
 type Option func(*Interpreter)
@@ -90,8 +87,6 @@ func WithPriorityClassName() Option {
 func New(opts ...Option) *Interpreter {
 	i := &Interpreter{
 		replicas:     replicaHandlers(),
-		revisers:     reviseHandlers(),
-		retainers:    retainHandlers(),
 		aggregators:  aggregateHandlers(),
 		reflectors:   reflectHandlers(),
 		healthChecks: healthHandlers(),
@@ -114,10 +109,6 @@ func (i *Interpreter) HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1
 	switch op {
 	case configv1alpha1.InterpreterOperationInterpretReplica:
 		_, ok = i.replicas[gvk]
-	case configv1alpha1.InterpreterOperationReviseReplica:
-		_, ok = i.revisers[gvk]
-	case configv1alpha1.InterpreterOperationRetain:
-		_, ok = i.retainers[gvk]
 	case configv1alpha1.InterpreterOperationAggregateStatus:
 		_, ok = i.aggregators[gvk]
 	case configv1alpha1.InterpreterOperationInterpretStatus:
@@ -154,38 +145,11 @@ func (i *Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructu
 	return replicas, reqs, nil
 }
 
-// ReviseReplica implements layer.Layer; it changes obj in place.
-func (i *Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	handler, ok := i.revisers[obj.GroupVersionKind()]
-	if !ok {
-		return nil, notFound(configv1alpha1.InterpreterOperationReviseReplica, obj.GroupVersionKind())
-	}
-	out, err := handler(obj, replicas)
-	if err != nil {
-		return nil, fmt.Errorf("revise replicas of %s: %w", describe(obj), err)
-	}
-	return out, nil
-}
-
 // GetComponents implements layer.Layer. There is no native component
 // interpreter: HookEnabled is false and this always fails.
 func (i *Interpreter) GetComponents(_ context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
 	return nil, fmt.Errorf("default %s interpreter for %q: no plan to implement this method yet",
 		configv1alpha1.InterpreterOperationInterpretComponent, obj.GroupVersionKind())
-}
-
-// Retain implements layer.Layer: it keeps in desired the fields the member
-// cluster owns in observed.
-func (i *Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	handler, ok := i.retainers[desired.GroupVersionKind()]
-	if !ok {
-		return nil, notFound(configv1alpha1.InterpreterOperationRetain, desired.GroupVersionKind())
-	}
-	out, err := handler(desired, observed)
-	if err != nil {
-		return nil, fmt.Errorf("retain fields of %s: %w", describe(desired), err)
-	}
-	return out, nil
 }
 
 // AggregateStatus implements layer.Layer. When the status does not change

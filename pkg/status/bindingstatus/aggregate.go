@@ -14,6 +14,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workapply"
 )
 
 // aggregateItems builds one aggregated item per Work of a binding, sorted
@@ -69,7 +70,7 @@ func identifierOf(work *workv1alpha1.Work, resource workv1alpha2.ObjectReference
 	if err != nil {
 		return workv1alpha1.ResourceIdentifier{}, fmt.Errorf("binding resource apiVersion %q: %w", resource.APIVersion, err)
 	}
-	refs, err := manifeststatus.Refs(work)
+	refs, err := workapply.Refs(work)
 	if err != nil {
 		return workv1alpha1.ResourceIdentifier{}, err
 	}

@@ -16,8 +16,14 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/index"
-	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
+)
+
+// Event reasons of the binding status controllers (Karmada's strings),
+// recorded on the template whose status was aggregated.
+const (
+	EventReasonAggregateStatusSucceed = "AggregateStatusSucceed"
+	EventReasonAggregateStatusFailed  = "AggregateStatusFailed"
 )
 
 // Reconcile aggregates one binding in phases: collect its Works, write the
@@ -39,7 +45,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	items, err := r.collect(ctx, binding)
 	if err != nil {
 		err = boundedtext.Error(err)
-		r.recorder.Event(binding, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
+		r.recorder.Event(binding, corev1.EventTypeWarning, EventReasonAggregateStatusFailed, err.Error())
 		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
 	}
 	if nothingToReport(status, items) {
@@ -86,7 +92,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, binding workv1alpha2.Bindi
 		return fmt.Errorf("update status: %w", err)
 	}
 	log.FromContext(ctx).V(1).Info("aggregated status updated", "binding", klog.KObj(binding), "clusters", len(items))
-	r.recorder.Event(binding, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update ResourceBinding with AggregatedStatus successfully.")
+	r.recorder.Event(binding, corev1.EventTypeNormal, EventReasonAggregateStatusSucceed, "Update ResourceBinding with AggregatedStatus successfully.")
 	return nil
 }
 
@@ -112,12 +118,12 @@ func (r *Reconciler) syncTemplate(ctx context.Context, resource workv1alpha2.Obj
 	ref := templateRef(resource)
 	if err != nil {
 		err = boundedtext.Error(err)
-		r.recorder.Event(ref, corev1.EventTypeWarning, names.EventReasonAggregateStatusFailed, err.Error())
+		r.recorder.Event(ref, corev1.EventTypeWarning, EventReasonAggregateStatusFailed, err.Error())
 		return err
 	}
 	if result == templatestatus.Updated {
 		log.FromContext(ctx).V(1).Info("template status updated", "template", klog.KRef(resource.Namespace, resource.Name), "kind", resource.Kind)
-		r.recorder.Event(ref, corev1.EventTypeNormal, names.EventReasonAggregateStatusSucceed, "Update resourceTemplate with AggregatedStatus successfully.")
+		r.recorder.Event(ref, corev1.EventTypeNormal, EventReasonAggregateStatusSucceed, "Update resourceTemplate with AggregatedStatus successfully.")
 	}
 	return nil
 }

@@ -2,9 +2,9 @@
 // records for it in status.manifestStatuses: the identifier of its
 // manifest, the status the resource interpreter reflects and the health it
 // interprets. It also compares status lists semantically, so that callers
-// write a Work status only when it really changed. The execution
-// controller (first status, written with Applied) and the work-status
-// controller (every later change) share it.
+// write a status only when it really changed. The work-status controller
+// (the one writer of Work .status) and the binding status controllers use
+// it.
 package manifeststatus
 
 import (
@@ -20,6 +20,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/workapply"
 )
 
 // Interpreter is what status reflection needs of the resource interpreter.
@@ -27,58 +28,6 @@ type Interpreter interface {
 	HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) bool
 	ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error)
 	InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error)
-}
-
-// Ref identifies a manifest of a Work: its position and object identity.
-type Ref struct {
-	Ordinal   int
-	GVK       schema.GroupVersionKind
-	Namespace string
-	Name      string
-}
-
-// Identifier is the Work status identifier of the manifest. Karmada leaves
-// resource empty.
-func (r Ref) Identifier() workv1alpha1.ResourceIdentifier {
-	return workv1alpha1.ResourceIdentifier{
-		Ordinal: r.Ordinal, Group: r.GVK.Group, Version: r.GVK.Version, Kind: r.GVK.Kind,
-		Namespace: r.Namespace, Name: r.Name,
-	}
-}
-
-func (r Ref) String() string {
-	if r.Namespace == "" {
-		return fmt.Sprintf("%s %s", r.GVK.Kind, r.Name)
-	}
-	return fmt.Sprintf("%s %s/%s", r.GVK.Kind, r.Namespace, r.Name)
-}
-
-// manifestMeta is the part of a manifest Refs decodes.
-type manifestMeta struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
-	} `json:"metadata"`
-}
-
-// Refs decodes the identity of every manifest of work, without decoding
-// the manifests in full.
-func Refs(work *workv1alpha1.Work) ([]Ref, error) {
-	refs := make([]Ref, 0, len(work.Spec.Workload.Manifests))
-	for i, m := range work.Spec.Workload.Manifests {
-		var mm manifestMeta
-		if err := json.Unmarshal(m.Raw, &mm); err != nil {
-			return nil, fmt.Errorf("work %s/%s: manifest %d: %w", work.Namespace, work.Name, i, err)
-		}
-		gv, err := schema.ParseGroupVersion(mm.APIVersion)
-		if err != nil || mm.Kind == "" || mm.Metadata.Name == "" {
-			return nil, fmt.Errorf("work %s/%s: manifest %d lacks apiVersion, kind or name", work.Namespace, work.Name, i)
-		}
-		refs = append(refs, Ref{Ordinal: i, GVK: gv.WithKind(mm.Kind), Namespace: mm.Metadata.Namespace, Name: mm.Metadata.Name})
-	}
-	return refs, nil
 }
 
 // Result is a reflected manifest status. HealthErr is set when health
@@ -91,7 +40,7 @@ type Result struct {
 // Reflect builds the manifest status of obj, the member object of ref:
 // ReflectStatus, then InterpretHealth (Healthy when no hook answers it,
 // Unknown when it fails). A ReflectStatus failure is an error.
-func Reflect(ctx context.Context, interp Interpreter, ref Ref, obj *unstructured.Unstructured) (Result, error) {
+func Reflect(ctx context.Context, interp Interpreter, ref workapply.Ref, obj *unstructured.Unstructured) (Result, error) {
 	status, err := interp.ReflectStatus(ctx, obj)
 	if err != nil {
 		return Result{}, fmt.Errorf("reflect status of %s: %w", ref, err)
@@ -113,7 +62,7 @@ func Reflect(ctx context.Context, interp Interpreter, ref Ref, obj *unstructured
 // Merge returns the status list for refs: the fresh entry of a manifest
 // when there is one, else the entry old has for the same identifier.
 // Entries of manifests the Work no longer has are dropped.
-func Merge(old []workv1alpha1.ManifestStatus, refs []Ref, fresh map[int]workv1alpha1.ManifestStatus) []workv1alpha1.ManifestStatus {
+func Merge(old []workv1alpha1.ManifestStatus, refs []workapply.Ref, fresh map[int]workv1alpha1.ManifestStatus) []workv1alpha1.ManifestStatus {
 	out := make([]workv1alpha1.ManifestStatus, 0, len(refs))
 	for _, ref := range refs {
 		if s, ok := fresh[ref.Ordinal]; ok {

@@ -13,6 +13,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/pkg/workapply"
 )
 
 type fakeInterp struct {
@@ -31,38 +32,19 @@ func (f fakeInterp) InterpretHealth(context.Context, *unstructured.Unstructured)
 	return f.health, f.healthErr
 }
 
-func TestRefs(t *testing.T) {
-	w := &workv1alpha1.Work{Spec: workv1alpha1.WorkSpec{Workload: workv1alpha1.WorkloadTemplate{Manifests: []workv1alpha1.Manifest{
-		{RawExtension: runtime.RawExtension{Raw: []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"namespace":"default","name":"nginx"}}`)}},
-		{RawExtension: runtime.RawExtension{Raw: []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)}},
-	}}}}
-	refs, err := Refs(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := workv1alpha1.ResourceIdentifier{Ordinal: 1, Version: "v1", Kind: "Namespace", Name: "demo"}
-	if len(refs) != 2 || refs[1].Identifier() != want || refs[0].Identifier().Group != "apps" || refs[0].String() != "Deployment default/nginx" {
-		t.Fatalf("refs %+v", refs)
-	}
-	w.Spec.Workload.Manifests[1].Raw = []byte(`{"kind":"Namespace"}`)
-	if _, err := Refs(w); err == nil {
-		t.Fatal("a manifest without apiVersion and name must fail")
-	}
-}
-
 func TestReflect(t *testing.T) {
 	ctx := context.Background()
-	ref := Ref{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "default", Name: "nginx"}
+	ref := workapply.Ref{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "default", Name: "nginx"}
 	obj := &unstructured.Unstructured{}
 	cases := []struct {
 		interp fakeInterp
-		ref    Ref
+		ref    workapply.Ref
 		want   workv1alpha1.ResourceHealth
 	}{
 		{fakeInterp{health: true}, ref, workv1alpha1.ResourceHealthy},
 		{fakeInterp{health: false}, ref, workv1alpha1.ResourceUnhealthy},
 		{fakeInterp{healthErr: errors.New("boom")}, ref, workv1alpha1.ResourceUnknown},
-		{fakeInterp{}, Ref{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}}, workv1alpha1.ResourceHealthy},
+		{fakeInterp{}, workapply.Ref{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}}, workv1alpha1.ResourceHealthy},
 	}
 	for _, c := range cases {
 		res, err := Reflect(ctx, c.interp, c.ref, obj)
@@ -84,7 +66,7 @@ func TestReflectNative(t *testing.T) {
 		"spec":   map[string]interface{}{"replicas": int64(2)},
 		"status": map[string]interface{}{"observedGeneration": int64(1), "replicas": int64(2), "updatedReplicas": int64(2), "readyReplicas": int64(2), "availableReplicas": int64(2)},
 	}}
-	ref := Ref{GVK: obj.GroupVersionKind(), Namespace: "default", Name: "nginx"}
+	ref := workapply.Ref{GVK: obj.GroupVersionKind(), Namespace: "default", Name: "nginx"}
 	res, err := Reflect(context.Background(), resourceinterpreter.New(native.New()), ref, obj)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +78,7 @@ func TestReflectNative(t *testing.T) {
 }
 
 func TestMergeAndEqual(t *testing.T) {
-	refs := []Ref{{Ordinal: 0, Name: "a"}, {Ordinal: 1, Name: "b"}}
+	refs := []workapply.Ref{{Ordinal: 0, Name: "a"}, {Ordinal: 1, Name: "b"}}
 	old := []workv1alpha1.ManifestStatus{
 		{Identifier: refs[1].Identifier(), Health: workv1alpha1.ResourceHealthy},
 		{Identifier: workv1alpha1.ResourceIdentifier{Name: "gone"}},

@@ -1,14 +1,22 @@
-// Package workstatus owns the work-status controller: for every applied
-// Work of a Push-mode cluster it reflects the status and interprets the
-// health of each manifest's member object, and records them in the Work's
-// status.manifestStatuses. Member objects are read from the member
-// informers of pkg/membercluster, whose events re-queue the owning Work.
-// The status is written only when it changed.
+// Package workstatus owns Work .status: it is the one writer of the
+// Applied and Dispatching conditions and of status.manifestStatuses.
+//
+// The execution controller applies manifests and hands the Outcome of
+// each sync to this controller in memory (Record); the reconcile turns it
+// into the conditions and reflects the status and health of the applied
+// member objects, so that a new Work reaches its first complete status in
+// one write. Later changes of member objects arrive through the member
+// informers of pkg/membercluster and re-queue the owning Work; its
+// manifest statuses are refreshed from the informer cache. Each reconcile
+// writes at most once, and only when something changed.
 package workstatus
 
 import (
+	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,13 +25,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime"
-
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
+	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -42,6 +47,10 @@ type Options struct {
 	// objects, so that the steps of a rollout cost one status write
 	// (default 1s; negative: none, as Karmada).
 	MemberEventDelay time.Duration
+	// OutcomesOnly records the execution controller's outcomes (Applied
+	// and Dispatching) but reflects no member status: Karmada's
+	// workStatus controller is disabled while execution runs.
+	OutcomesOnly bool
 	// SkipNameValidation lets tests run several managers in one process.
 	SkipNameValidation bool
 }
@@ -63,7 +72,10 @@ type Reconciler struct {
 	interp    manifeststatus.Interpreter
 	recorder  Recorder
 	opts      Options
-	events    *membercluster.WorkQueue
+	// memberEvents re-queues Works after a change of their member
+	// objects (delayed); outcomeEvents at once after an Outcome.
+	memberEvents, outcomeEvents *membercluster.WorkQueue
+	outcomes                    outcomeStore
 }
 
 // New returns the work-status controller.
@@ -77,38 +89,69 @@ func New(deps Deps, opts Options) *Reconciler {
 	return &Reconciler{
 		client: deps.Client, clients: deps.Clients, informers: deps.Informers,
 		interp: deps.Interpreter, recorder: deps.Recorder, opts: opts,
-		events: &membercluster.WorkQueue{Delay: max(opts.MemberEventDelay, 0)},
+		memberEvents:  &membercluster.WorkQueue{Delay: max(opts.MemberEventDelay, 0)},
+		outcomeEvents: &membercluster.WorkQueue{},
+		outcomes:      outcomeStore{m: map[types.NamespacedName]*workapply.Outcome{}},
 	}
 }
 
+// Record takes the Outcome of a sync of the execution controller and
+// queues the Work; the latest Outcome of a Work replaces an older one not
+// written yet. It does not block.
+func (r *Reconciler) Record(work types.NamespacedName, outcome workapply.Outcome) {
+	r.outcomes.put(work, &outcome)
+	r.outcomeEvents.EnqueueWork(work)
+}
+
 // SetupWithManager registers the controller: Works of Push clusters (on
-// create, spec change and a change of Applied), Clusters turning Ready,
-// and every change of a member object that points back to a Work.
+// create and spec change), the execution controller's outcomes, Clusters
+// turning Ready, and every change of a member object that points back to
+// a Work.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.informers.AddHandler(r.onMemberEvent)
-	return workcluster.NewControllerFor(mgr, names.WorkStatusControllerName, specOrAppliedChanged(), r.events.Source(), controller.Options{
+	if !r.opts.OutcomesOnly {
+		r.informers.AddHandler(r.onMemberEvent)
+	}
+	return workcluster.NewControllerFor(mgr, names.WorkStatusControllerName, specChanged(), r.memberEvents.Source(), controller.Options{
 		MaxConcurrentReconciles: r.opts.Concurrency,
 		RateLimiter:             r.opts.RateLimiter,
 		SkipNameValidation:      &r.opts.SkipNameValidation,
-	}).Complete(r)
+	}).WatchesRawSource(r.outcomeEvents.Source()).Complete(r)
 }
 
-// specOrAppliedChanged passes creations, spec changes and changes of the
-// Applied condition's status; its own manifestStatuses writes do not pass.
-func specOrAppliedChanged() predicate.Predicate {
+// specChanged passes creations and spec changes; status writes (its own)
+// do not pass.
+func specChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
-			oldW, okOld := e.ObjectOld.(*workv1alpha1.Work)
-			newW, okNew := e.ObjectNew.(*workv1alpha1.Work)
-			if !okOld || !okNew {
-				return false
-			}
-			return oldW.Generation != newW.Generation || applied(oldW) != applied(newW)
+			return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration()
 		},
 		DeleteFunc: func(event.DeleteEvent) bool { return false },
 	}
 }
 
-func applied(work *workv1alpha1.Work) bool {
-	return meta.IsStatusConditionTrue(work.Status.Conditions, workv1alpha1.WorkApplied)
+// outcomeStore keeps the latest Outcome of each Work until it is written.
+type outcomeStore struct {
+	mu sync.Mutex
+	m  map[types.NamespacedName]*workapply.Outcome
+}
+
+func (s *outcomeStore) put(key types.NamespacedName, o *workapply.Outcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[key] = o
+}
+
+func (s *outcomeStore) get(key types.NamespacedName) *workapply.Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[key]
+}
+
+// done drops o once written, unless a newer Outcome replaced it.
+func (s *outcomeStore) done(key types.NamespacedName, o *workapply.Outcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m[key] == o {
+		delete(s.m, key)
+	}
 }

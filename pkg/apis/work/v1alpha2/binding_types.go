@@ -468,3 +468,7 @@ const (
 	// result.
 	BindingReasonQuotaExceeded = "QuotaExceeded"
 )
+
+// BindingScheduleSuccessMessage is the message of Scheduled=True/Success
+// (Karmada's string), also the start of the ScheduleBindingSucceed event.
+const BindingScheduleSuccessMessage = "Binding has been scheduled successfully."
