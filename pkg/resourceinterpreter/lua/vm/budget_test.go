@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -123,3 +124,48 @@ func TestAllocationBudgetConcurrentHonestAndHostile(t *testing.T) {
 	close(done)
 	t.Logf("%d honest calls", wait())
 }
+
+// TestCallerDeadlineIsReportedAsSuch: the clock is read once per check, so
+// a call that passes the caller's deadline (sooner than the VM's timeout)
+// is reported as stopped by the caller, whenever the check runs. With one
+// reading per deadline kind, a call preempted between the two at the
+// deadline was reported as over the VM's time limit of 1m0s.
+func TestCallerDeadlineIsReportedAsSuch(t *testing.T) {
+	b := newBudget(time.Minute, -1)
+	base := time.Now()
+	// The caller's context: a deadline, not yet reported expired by its
+	// timer (as under load).
+	c := deadlineOnly{deadline: base.Add(50 * time.Millisecond)}
+	b.now = func() time.Time { return base }
+	b.begin(c)
+	// Each later reading of the clock is past the caller's deadline, the
+	// first just before it.
+	readings := []time.Time{base.Add(49 * time.Millisecond), base.Add(51 * time.Millisecond)}
+	b.now = func() time.Time {
+		r := readings[0]
+		if len(readings) > 1 {
+			readings = readings[1:]
+		}
+		return r
+	}
+	if b.poll() {
+		t.Fatalf("stopped before the deadline: %v", b.exceeded())
+	}
+	if !b.poll() {
+		t.Fatal("not stopped after the caller's deadline")
+	}
+	err := b.exceeded()
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrLimit) {
+		t.Errorf("stopped with %v, want the caller's deadline", err)
+	}
+}
+
+// deadlineOnly is a context with a deadline whose Err stays nil.
+type deadlineOnly struct {
+	context.Context
+	deadline time.Time
+}
+
+func (d deadlineOnly) Deadline() (time.Time, bool) { return d.deadline, true }
+func (deadlineOnly) Err() error                    { return nil }
+func (deadlineOnly) Value(any) any                 { return nil }
