@@ -166,7 +166,9 @@ func (v *VM) Retain(ctx context.Context, s vm.Script, desired, observed *unstruc
 }
 
 // AggregateStatus runs AggregateStatus(desiredObj, statusItems) -> object.
-// There are no references: every nested empty table is dropped.
+// There are no references: every nested empty table is dropped. As with
+// the native interpreters, the result shares with obj the members the
+// script left untouched, but metadata.
 func (v *VM) AggregateStatus(ctx context.Context, s vm.Script, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	var out *unstructured.Unstructured
 	err := v.vm.Run(ctx, &call{
@@ -183,7 +185,14 @@ func (v *VM) AggregateStatus(ctx context.Context, s vm.Script, obj *unstructured
 			L.Push(lv)
 			return 2, nil
 		},
-		Results: objectResult(&out),
+		Results: func(_ *glua.LState, st *convert.State, rets []glua.LValue) error {
+			t, err := tableResult(rets[0])
+			if err != nil {
+				return err
+			}
+			out, err = st.DecodeObjectSharing(t)
+			return err
+		},
 	})
 	return out, err
 }

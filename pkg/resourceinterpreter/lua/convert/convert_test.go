@@ -52,11 +52,11 @@ func TestStatusItemsConvertLikeJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := st.fromLua(direct.(*glua.LTable), sliceShape, false)
+	a, err := st.fromLua(direct.(*glua.LTable), sliceShape, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := st.fromLua(viaJSON.(*glua.LTable), sliceShape, false)
+	b, _ := st.fromLua(viaJSON.(*glua.LTable), sliceShape, false, false)
 	if toJSON(t, a) != toJSON(t, b) {
 		t.Errorf("direct %s\nJSON   %s", toJSON(t, a), toJSON(t, b))
 	}
@@ -86,7 +86,7 @@ func TestJSONWriterMatchesEncoder(t *testing.T) {
 			if err := json.Unmarshal(w.buf, &fast); err != nil {
 				t.Fatalf("%s: writer produced %s: %v", expr, w.buf, err)
 			}
-			tree, err := st.fromLua(v.(*glua.LTable), sh, false)
+			tree, err := st.fromLua(v.(*glua.LTable), sh, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestJSONWriterMatchesEncoder(t *testing.T) {
 	}
 	for _, expr := range []string{`{[1] = 1, [3] = 3}`, `{1, a = 1}`, `{f = print}`, `{n = 0/0}`} {
 		w := st.jsonWriter()
-		_, encErr := st.fromLua(luaValue(t, L, expr).(*glua.LTable), structShape, false)
+		_, encErr := st.fromLua(luaValue(t, L, expr).(*glua.LTable), structShape, false, false)
 		if err := w.writeRoot(luaValue(t, L, expr), structShape); err == nil || encErr == nil || err.Error() != encErr.Error() {
 			t.Errorf("%s: writer error %v, encoder error %v", expr, err, encErr)
 		}

@@ -39,13 +39,25 @@ func isSlicePointer(target any) bool {
 // DecodeObject converts a table into an unstructured object; the empty
 // tables are repaired against refs. The object must have a kind.
 func (st *State) DecodeObject(t *glua.LTable, refs ...*unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return st.decodeObject(t, false, refs...)
+}
+
+// DecodeObjectSharing is DecodeObject for a result that may share, with the
+// objects given to the script, the members the script left untouched
+// (never metadata): the caller must not change the result's members other
+// than metadata unless it owns the objects it gave.
+func (st *State) DecodeObjectSharing(t *glua.LTable) (*unstructured.Unstructured, error) {
+	return st.decodeObject(t, true)
+}
+
+func (st *State) decodeObject(t *glua.LTable, share bool, refs ...*unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	maps := make([]map[string]any, 0, len(refs))
 	for _, r := range refs {
 		if r != nil {
 			maps = append(maps, r.Object)
 		}
 	}
-	v, err := st.fromLua(t, structShape, true, maps...)
+	v, err := st.fromLua(t, structShape, true, share, maps...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +74,7 @@ func (st *State) DecodeObject(t *glua.LTable, refs ...*unstructured.Unstructured
 
 // DecodeRaw converts a table into raw JSON (compact, keys sorted).
 func (st *State) DecodeRaw(t *glua.LTable) (*runtime.RawExtension, error) {
-	v, err := st.fromLua(t, structShape, false)
+	v, err := st.fromLua(t, structShape, false, false)
 	if err != nil {
 		return nil, err
 	}

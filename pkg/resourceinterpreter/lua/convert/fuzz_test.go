@@ -33,7 +33,7 @@ func encoded(st *State, v glua.LValue) (any, error) {
 	if !ok {
 		return (&encoder{}).value(v)
 	}
-	return st.fromLua(t, structShape, false)
+	return st.fromLua(t, structShape, false, false)
 }
 
 // FuzzJSONDecoderMatchesEncodingJSON holds the fast JSON -> Lua decoder to
@@ -82,7 +82,7 @@ func FuzzJSONWriterMatchesEncoder(f *testing.F) {
 			w := st.jsonWriter()
 			w.sorted = true
 			werr := w.writeRoot(tbl, sh)
-			tree, eerr := st.fromLua(tbl, sh, false)
+			tree, eerr := st.fromLua(tbl, sh, false, false)
 			if (werr == nil) != (eerr == nil) {
 				t.Fatalf("%q: writer error %v, encoder error %v", data, werr, eerr)
 			}

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"reflect"
 	"testing"
 
 	glua "github.com/yuin/gopher-lua"
@@ -27,7 +28,7 @@ func TestLazyWriterMatchesEncoderAfterEdits(t *testing.T) {
 		if err := L.DoString(code); err != nil {
 			t.Fatalf("%s: %v", code, err)
 		}
-		tree, err := st.fromLua(root.(*glua.LTable), structShape, false)
+		tree, err := st.fromLua(root.(*glua.LTable), structShape, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,5 +63,47 @@ func TestEndCallDetachesProxies(t *testing.T) {
 	}
 	if n := st.L.GetGlobal("n"); n != glua.LNumber(0) {
 		t.Errorf("a detached proxy has %v members, want none", n)
+	}
+}
+
+// TestSharingDecodeMatchesCopy: a result that shares the untouched parts
+// of the script's arguments is equal to the copied one, and its metadata
+// is never the caller's.
+func TestSharingDecodeMatchesCopy(t *testing.T) {
+	const fixture = `{"kind":"X","metadata":{"name":"a","labels":{"x":"y"}},"spec":{"n":3,"f":1.5,"big":9007199254740993,"list":[1,{"a":"b"}],"e":{},"l":[],"nul":null,"deep":{"x":{"y":[{}]}}},"status":{"s":"t"}}`
+	for _, code := range []string{
+		``,
+		`local _ = obj.metadata.name`,
+		`obj.status = {active = {}, type = "", lastScheduleTime = {}}`,
+		`obj.spec.n = 4 local _ = obj.spec.deep`,
+		`obj.extra = {{}, 1}`,
+		`for k, v in pairs(obj.spec) do end`,
+	} {
+		st := newTestState(t)
+		in := obj(t, fixture)
+		root, err := st.Object(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.L.SetGlobal("obj", root)
+		if err := st.L.DoString(code); err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		copied, err := st.DecodeObject(root.(*glua.LTable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared, err := st.DecodeObjectSharing(root.(*glua.LTable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(copied.Object, shared.Object) {
+			t.Errorf("%q:\ncopied %s\nshared %s", code, toJSON(t, copied.Object), toJSON(t, shared.Object))
+		}
+		shared.SetResourceVersion("2")
+		shared.SetLabels(map[string]string{"changed": "yes"})
+		if in.GetResourceVersion() != "" || in.GetLabels()["x"] != "y" {
+			t.Errorf("%q: changing the result's metadata changed the caller's object", code)
+		}
 	}
 }

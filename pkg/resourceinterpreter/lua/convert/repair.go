@@ -78,6 +78,11 @@ func joinPath(path, key string) string {
 // repair fixes the nested empty arrays of v in place; keep is false when v
 // itself is to be removed.
 func (ep *emptyPaths) repair(v any, path string) (out any, keep bool) {
+	if canonical(v, 0) {
+		// No empty container inside (and v may be shared with the
+		// caller's object: it must not be written to).
+		return v, true
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
@@ -120,9 +125,9 @@ const (
 // fromLua converts a result table for a target of the given shape:
 // encoding, then repair against refs. ints converts integral numbers to
 // int64 (unstructured targets).
-func (st *State) fromLua(t *glua.LTable, target shape, ints bool, refs ...map[string]any) (any, error) {
+func (st *State) fromLua(t *glua.LTable, target shape, ints, share bool, refs ...map[string]any) (any, error) {
 	// The encoder reuses the state's member stack.
-	enc := &encoder{ints: ints, lazy: st.lazy}
+	enc := &encoder{ints: ints, lazy: st.lazy, share: share && ints}
 	enc.members.kv = st.kv[:0]
 	defer func() { st.kv = enc.members.kv[:0] }()
 	out, err := enc.value(t)

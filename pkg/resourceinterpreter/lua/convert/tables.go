@@ -215,7 +215,15 @@ func (sh *tableShape) holds(t *glua.LTable) bool {
 // normalize sorts ms by key in place (stably), keeps the last of repeated
 // keys and drops nil values.
 func normalize(ms []member) []member {
-	if !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
+	if len(ms) <= 16 {
+		// Insertion sort (stable): objects are small, and a sort with a
+		// comparison function cost more than the rest of building them.
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+	} else if !slices.IsSortedFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) }) {
 		slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	}
 	kept := ms[:0]

@@ -87,6 +87,10 @@ type encoder struct {
 	members kvStack
 	// lazy resolves proxies to their backing values (see lazy.go).
 	lazy *lazyTables
+	// share returns the backing values of untouched proxies as they are,
+	// not copied, where converting them would give an equal value
+	// (canonical); metadata, which callers change, is always copied.
+	share bool
 }
 
 func (e *encoder) value(v glua.LValue) (any, error) {
@@ -156,6 +160,9 @@ func (e *encoder) table(t *glua.LTable) (any, error) {
 		return nil, err
 	}
 	defer func() { e.path = e.path[:len(e.path)-1] }()
+	if len(e.path) == 1 && e.share {
+		return e.root(t)
+	}
 	start, end := e.members.collect(t)
 	defer e.members.release(start)
 	n, strs, err := shapeOf(e.members.kv[start:end])
@@ -169,6 +176,38 @@ func (e *encoder) table(t *glua.LTable) (any, error) {
 		return e.array(t, n)
 	}
 	return e.object(start, end)
+}
+
+// metadataKey is the root member never shared: callers set its fields on
+// the result (resourceVersion...).
+const metadataKey = "metadata"
+
+// root converts the root table, sharing what may be shared but metadata.
+func (e *encoder) root(t *glua.LTable) (any, error) {
+	defer func() { e.share = true }()
+	start, end := e.members.collect(t)
+	defer e.members.release(start)
+	n, strs, err := shapeOf(e.members.kv[start:end])
+	switch {
+	case err != nil:
+		return nil, err
+	case n == 0 && strs == 0:
+		e.empties++
+		return []any{}, nil
+	case n > 0:
+		return e.array(t, n)
+	}
+	out := make(map[string]any, (end-start)/2)
+	for i := start; i < end; i += 2 {
+		k := string(e.members.kv[i].(glua.LString))
+		e.share = k != metadataKey
+		v, err := e.value(e.members.kv[i+1])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 func (e *encoder) array(t *glua.LTable, n int) (any, error) {
@@ -202,6 +241,9 @@ func (e *encoder) goValue(v any, depth int) (any, error) {
 	if depth >= maxEncodeDepth {
 		return nil, errTooDeep
 	}
+	if e.share && depth > 0 && canonical(v, depth) {
+		return v, nil
+	}
 	switch t := v.(type) {
 	case bool, string:
 		return t, nil
@@ -227,9 +269,14 @@ func (e *encoder) goValue(v any, depth int) (any, error) {
 
 func (e *encoder) goObject(m map[string]any, depth int) (any, error) {
 	out := make(map[string]any, len(m))
+	share := e.share
+	defer func() { e.share = share }()
 	for k, v := range m {
 		if v == nil {
 			continue
+		}
+		if depth == 0 {
+			e.share = share && k != metadataKey
 		}
 		gv, err := e.goValue(v, depth+1)
 		if err != nil {
@@ -262,6 +309,44 @@ func (e *encoder) goArray(s []any, depth int) (any, error) {
 	return out, nil
 }
 
+// canonical reports whether converting v into Lua and back gives v:
+// strings, booleans, int64 exact in a float64, non-integral finite
+// float64, and non-empty objects and arrays without nulls of those.
+func canonical(v any, depth int) bool {
+	if depth >= maxEncodeDepth {
+		return false
+	}
+	switch t := v.(type) {
+	case string, bool:
+		return true
+	case int64:
+		return t > -(1<<53) && t < 1<<53
+	case float64:
+		return t != math.Trunc(t) && !math.IsNaN(t) && !math.IsInf(t, 0)
+	case map[string]any:
+		if len(t) == 0 {
+			return false
+		}
+		for _, e := range t {
+			if e == nil || !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if len(t) == 0 {
+			return false
+		}
+		for _, e := range t {
+			if e == nil || !canonical(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // partialObject encodes an unfilled proxy whose handed-out members may have
 // been changed by the script: those come from Lua, the others from Go.
 func (e *encoder) partialObject(t *glua.LTable, m map[string]any) (any, error) {
@@ -270,12 +355,17 @@ func (e *encoder) partialObject(t *glua.LTable, m map[string]any) (any, error) {
 		return nil, err
 	}
 	defer func() { e.path = e.path[:len(e.path)-1] }()
+	share := e.share
+	defer func() { e.share = share }()
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		if v == nil {
 			continue
 		}
 		var gv any
+		if len(e.path) == 1 {
+			e.share = share && k != metadataKey
+		}
 		if child, ok := e.lazy.child(t, k); ok {
 			if child == glua.LNil {
 				continue // removed by the script
