@@ -241,6 +241,9 @@ var rawReaders = map[string][]string{
 	"os":    {"time"},
 }
 
+// rawWriters are the table functions among them that also write it raw.
+var rawWriters = map[string]bool{"insert": true, "remove": true, "sort": true}
+
 // wrapRawReaders makes the raw readers fill a proxy argument first. A
 // wrapper runs the original Go function in its own frame, with the same
 // upvalues, so that error messages still name the function.
@@ -260,8 +263,12 @@ func (lz *lazyTables) wrapRawReaders(L *glua.LState) {
 				upvalues[i] = uv.Value()
 			}
 			gfn := orig.GFunction
+			writes := lib == "table" && rawWriters[name]
 			tbl.RawSetString(name, L.NewClosure(func(L *glua.LState) int {
 				lz.fillArg(L, 1)
+				if writes {
+					lz.tables.touched(L, 1)
+				}
 				return gfn(L)
 			}, upvalues...))
 		}

@@ -20,12 +20,12 @@ import (
 // boxes the key for the table's key list and index, which start empty and
 // grow), so object tables are reused by the state's later calls: when a
 // call ends (release), each table object built that still holds exactly
-// the keys it was built with (the script added or removed none) has its
-// members removed, which keeps its key list and index, and goes to a free
-// list of its shape (its sorted keys). The next object of that shape gets
-// it back and sets its members again without allocating. A table a script
-// kept past its call (calls are isolated, see sandbox.go, so none can) is
-// found empty, never holding another call's values.
+// the keys it was built with (the script added or removed none) goes to a
+// free list of its shape (its sorted keys), values and all: the next
+// object of that shape gets it back and overwrites every member, which
+// neither allocates nor touches the table's key list and index. No later
+// call can see a table of an earlier one before it is overwritten: calls
+// are isolated (see lua/vm), and a table is handed out only once filled.
 
 // Bounds of a state's caches (a few hundred KiB at worst): once full, the
 // interned strings are dropped and refilled, so that unusual inputs cannot
@@ -53,6 +53,9 @@ type tableBuilder struct {
 	sig    []byte
 	// built are the reusable tables handed out during the running call.
 	built []builtTable
+	// watch is the metatable of the reusable tables handed out: it tells
+	// when a script adds a key (see newIndex).
+	watch *glua.LTable
 }
 
 // tableShape is a set of keys, sorted, with the emptied tables holding
@@ -70,7 +73,31 @@ type builtTable struct {
 // slabSize is the number of empty tables allocated at once.
 const slabSize = 32
 
-func newTableBuilder(L *glua.LState) *tableBuilder { return &tableBuilder{L: L} }
+func newTableBuilder(L *glua.LState) *tableBuilder {
+	tb := &tableBuilder{L: L}
+	tb.watch = L.CreateTable(0, 1)
+	tb.watch.RawSetString("__newindex", L.NewFunction(tb.newIndex))
+	return tb
+}
+
+// newIndex is the __newindex of reusable tables: the script adds a key,
+// so the table no longer has its shape. It loses its metatable (and so its
+// place in the free lists) and the assignment proceeds as on any table.
+func (tb *tableBuilder) newIndex(L *glua.LState) int {
+	t := L.CheckTable(1)
+	t.Metatable = glua.LNil
+	L.SetTable(t, L.Get(2), L.Get(3))
+	return 0
+}
+
+// touched is called by the library functions that write tables raw
+// (table.insert, remove, sort) on their first argument: a reusable table
+// they may change loses its shape.
+func (tb *tableBuilder) touched(L *glua.LState, i int) {
+	if t, ok := L.Get(i).(*glua.LTable); ok && t.Metatable == tb.watch {
+		t.Metatable = glua.LNil
+	}
+}
 
 // newTable returns a new empty table, as CreateTable(0, 0).
 func (tb *tableBuilder) newTable() *glua.LTable {
@@ -144,6 +171,11 @@ func (tb *tableBuilder) object(ms []member) *glua.LTable {
 			t = tb.L.CreateTable(0, len(ms))
 		}
 		tb.built = append(tb.built, builtTable{t, sh})
+		for _, m := range ms {
+			t.RawSetString(m.key, m.val)
+		}
+		t.Metatable = tb.watch
+		return t
 	default:
 		t = tb.L.CreateTable(0, len(ms))
 	}
@@ -176,40 +208,23 @@ func (tb *tableBuilder) shape(ms []member) *tableShape {
 }
 
 // release ends a call: the tables object built that still hold exactly
-// their shape's keys are emptied and kept for reuse; the others are left
-// to the garbage collector.
+// their shape's keys are kept for reuse; the others are left to the
+// garbage collector. A table whose keys the script may have added to still
+// has the watch metatable; one whose keys it removed (assigned nil, which
+// needs no metamethod) gets them back when it is reused, in their order
+// (the table's key list keeps removed keys).
 func (tb *tableBuilder) release() {
 	if tb == nil {
 		return
 	}
 	for i, b := range tb.built {
 		tb.built[i] = builtTable{}
-		if len(b.sh.free) >= maxFreePerShape || !b.sh.holds(b.t) {
+		if len(b.sh.free) >= maxFreePerShape || b.t.Metatable != tb.watch {
 			continue
-		}
-		for _, k := range b.sh.keys {
-			b.t.RawSetString(k, glua.LNil)
 		}
 		b.sh.free = append(b.sh.free, b.t)
 	}
 	tb.built = tb.built[:0]
-}
-
-// holds reports whether t holds exactly the keys of sh, in that order, and
-// nothing else.
-func (sh *tableShape) holds(t *glua.LTable) bool {
-	if t.Metatable != glua.LNil {
-		return false
-	}
-	i := 0
-	for k, _ := t.Next(glua.LNil); k != glua.LNil; k, _ = t.Next(k) {
-		ks, ok := k.(glua.LString)
-		if !ok || i >= len(sh.keys) || string(ks) != sh.keys[i] {
-			return false
-		}
-		i++
-	}
-	return i == len(sh.keys)
 }
 
 // normalize sorts ms by key in place (stably), keeps the last of repeated
