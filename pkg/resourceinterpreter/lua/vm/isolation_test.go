@@ -20,6 +20,7 @@ function ReflectStatus(obj)
     function() math.max = function() return -1 end end,
     function() os.time = nil end,
     function() package.loaders[1] = nil end,
+    function() package.preload.kube().resourceAdd = function() return "HIJACKED" end end,
   }) do
     local ok, err = pcall(f)
     results[#results + 1] = ok and "modified" or (string.find(err, "read%-only library table") and "refused" or err)

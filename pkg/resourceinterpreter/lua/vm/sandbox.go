@@ -149,9 +149,13 @@ func RegisterModule(L *glua.LState, name string, mod *glua.LTable) {
 	if !ok {
 		panic("lua: the package library is not open")
 	}
+	loaded := pkg.RawGetString("loaded").(*glua.LTable)
+	loaded.RawSetString(name, mod)
+	// The preload function returns what package.loaded holds, the
+	// read-only module once the libraries are frozen, never mod itself
+	// (package.preload.kube() would otherwise hand out a writable module).
 	pkg.RawGetString("preload").(*glua.LTable).RawSetString(name, L.NewFunction(func(L *glua.LState) int {
-		L.Push(mod)
+		L.Push(loaded.RawGetString(name))
 		return 1
 	}))
-	pkg.RawGetString("loaded").(*glua.LTable).RawSetString(name, mod)
 }
