@@ -13,6 +13,7 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // The benchmarks compare the compiled-script cache (Propel) with compiling
@@ -79,7 +80,7 @@ const benchWorkload = `{
 }`
 
 func benchInterpreter(b *testing.B, disableCache bool) *Interpreter {
-	vm := lua.New(lua.Options{DisableCache: disableCache})
+	vm := lua.New(luavm.Options{DisableCache: disableCache})
 	b.Cleanup(vm.Close)
 	i := New(Options{VM: vm})
 	i.LoadConfig([]configv1alpha1.ResourceInterpreterCustomization{ric("bench", configv1alpha1.CustomizationRules{

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // ruleOrder lists the operations a customization can define, in Karmada's
@@ -71,7 +71,7 @@ func ScriptOf(rules *configv1alpha1.CustomizationRules, op configv1alpha1.Interp
 // rule is the script of one operation, with the error compiling it gave;
 // an operation whose script does not compile returns that error.
 type rule struct {
-	script lua.Script
+	script luavm.Script
 	err    error
 }
 
@@ -110,7 +110,7 @@ type compileProblem struct {
 // merge rules: in name order, the first non-empty script of an operation
 // wins; every non-empty dependency script is kept, in name order. Each kept
 // script is compiled with compile.
-func buildConfig(list []configv1alpha1.ResourceInterpreterCustomization, compile func(lua.Script) error) (*config, []compileProblem) {
+func buildConfig(list []configv1alpha1.ResourceInterpreterCustomization, compile func(luavm.Script) error) (*config, []compileProblem) {
 	sorted := make([]*configv1alpha1.ResourceInterpreterCustomization, len(list))
 	for i := range list {
 		sorted[i] = &list[i]
@@ -127,7 +127,7 @@ func buildConfig(list []configv1alpha1.ResourceInterpreterCustomization, compile
 			if src == "" || (op != configv1alpha1.InterpreterOperationInterpretDependency && t.rules[op] != nil) {
 				continue
 			}
-			r := &rule{script: lua.NewScript(ric.Name, src)}
+			r := &rule{script: luavm.NewScript(ric.Name, src)}
 			if r.err = compile(r.script); r.err != nil {
 				problems = append(problems, compileProblem{ric: ric, op: op, err: r.err})
 			}

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
@@ -31,14 +31,14 @@ func (i *Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Uns
 	var all []configv1alpha1.DependentObjectReference
 	for _, r := range rules {
 		if r.err != nil {
-			return nil, &lua.ScriptError{Customization: r.script.Name, Operation: op, Err: r.err}
+			return nil, &luavm.ScriptError{Customization: r.script.Name, Operation: op, Err: r.err}
 		}
 		deps, err := i.vm.GetDependencies(ctx, r.script, obj)
 		if err != nil {
 			return nil, err
 		}
 		if err := native.ValidateDependencies(deps); err != nil {
-			return nil, &lua.ScriptError{Customization: r.script.Name, Operation: op, Err: err}
+			return nil, &luavm.ScriptError{Customization: r.script.Name, Operation: op, Err: err}
 		}
 		all = append(all, deps...)
 	}

@@ -18,6 +18,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // Layer names.
@@ -34,7 +35,7 @@ var ErrNoRule = errors.New("rule is not enabled")
 type Options struct {
 	// Name is the layer name: NameCustomization (default) or NameBuiltin.
 	Name string
-	// VM runs the scripts; by default a VM with lua.Options{} is created.
+	// VM runs the scripts; by default a VM with luavm.Options{} is created.
 	VM *lua.VM
 	// Recorder, when set, receives a Warning Event on every customization
 	// with a script that does not compile.
@@ -70,7 +71,7 @@ func New(opts Options) *Interpreter {
 		i.name = NameCustomization
 	}
 	if i.vm == nil {
-		i.vm = lua.New(lua.Options{})
+		i.vm = lua.New(luavm.Options{})
 	}
 	if opts.Logger != nil {
 		i.log = *opts.Logger
@@ -116,20 +117,20 @@ func (i *Interpreter) HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1
 }
 
 // rule returns the script for obj's GVK and op, or its compile error.
-func (i *Interpreter) rule(obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) (lua.Script, error) {
+func (i *Interpreter) rule(obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) (luavm.Script, error) {
 	if obj == nil {
-		return lua.Script{}, fmt.Errorf("%s: nil object", op)
+		return luavm.Script{}, fmt.Errorf("%s: nil object", op)
 	}
 	c, err := i.current()
 	if err != nil {
-		return lua.Script{}, err
+		return luavm.Script{}, err
 	}
 	r, _ := c.lookup(obj.GroupVersionKind(), op)
 	if r == nil {
-		return lua.Script{}, fmt.Errorf("%w: no %s script for %s", ErrNoRule, op, obj.GroupVersionKind())
+		return luavm.Script{}, fmt.Errorf("%w: no %s script for %s", ErrNoRule, op, obj.GroupVersionKind())
 	}
 	if r.err != nil {
-		return lua.Script{}, &lua.ScriptError{Customization: r.script.Name, Operation: op, Err: r.err}
+		return luavm.Script{}, &luavm.ScriptError{Customization: r.script.Name, Operation: op, Err: r.err}
 	}
 	return r.script, nil
 }

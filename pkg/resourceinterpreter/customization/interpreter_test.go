@@ -15,7 +15,7 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 var (
@@ -178,7 +178,7 @@ func TestBrokenScriptOnLoad(t *testing.T) {
 		t.Errorf("HookEnabled = %v, %v", ok, err)
 	}
 	_, _, err := i.GetReplicas(ctx, newWorkload(t))
-	var ce *lua.CompileError
+	var ce *luavm.CompileError
 	if !errors.As(err, &ce) || ce.Line != 3 || !strings.HasPrefix(err.Error(), `customization "broken" InterpretReplica: broken:3:`) {
 		t.Errorf("GetReplicas = %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"k8s.io/klog/v2"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // ReasonInvalidScript is the reason of the Warning Event recorded on a
@@ -48,7 +48,7 @@ func (i *Interpreter) report(problems []compileProblem) {
 			continue
 		}
 		line := 0
-		var ce *lua.CompileError
+		var ce *luavm.CompileError
 		if errors.As(p.err, &ce) {
 			line = ce.Line
 		}

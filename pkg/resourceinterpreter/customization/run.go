@@ -11,7 +11,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // ParseOperation matches name case-insensitively against Operations().
@@ -154,7 +154,7 @@ type RuleCheck struct {
 	Operation configv1alpha1.InterpreterOperation
 	// Set is false when the customization has no script for Operation.
 	Set bool
-	// Err is the compile error, a *lua.CompileError.
+	// Err is the compile error, a *luavm.CompileError.
 	Err error
 }
 
@@ -165,7 +165,7 @@ func Check(ric *configv1alpha1.ResourceInterpreterCustomization) []RuleCheck {
 		src := ScriptOf(&ric.Spec.Customizations, op)
 		c := RuleCheck{Operation: op, Set: src != ""}
 		if c.Set {
-			c.Err = lua.Compile(ric.Name, src)
+			c.Err = luavm.Compile(ric.Name, src)
 		}
 		out = append(out, c)
 	}

@@ -7,7 +7,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 func TestParseOperation(t *testing.T) {
@@ -99,7 +99,7 @@ func TestCheck(t *testing.T) {
 	for _, c := range checks {
 		switch c.Operation {
 		case opReplica:
-			var ce *lua.CompileError
+			var ce *luavm.CompileError
 			if !c.Set || !errors.As(c.Err, &ce) || ce.Line != 2 {
 				t.Errorf("%s: %+v", c.Operation, c)
 			}

@@ -1,22 +1,21 @@
 package lua
 
 import (
-	"encoding/json"
 	"testing"
 
-	glua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 func TestNullsVanishInLua(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	o := &unstructured.Unstructured{Object: map[string]any{
 		"kind": "X",
 		"spec": map[string]any{"a": nil, "b": int64(1), "list": []any{int64(1), nil, int64(3)}, "emptyList": []any{}, "emptyObj": map[string]any{}},
 	}}
-	s := NewScript(ric, `function ReflectStatus(obj)
+	s := luavm.NewScript(ric, `function ReflectStatus(obj)
   local s = obj.spec
   return {aIsNil = s.a == nil, n = #s.list, second = s.list[2], emptyList = #s.emptyList, emptyObj = next(s.emptyObj) == nil}
 end`)
@@ -30,8 +29,8 @@ end`)
 }
 
 func TestNumbersBecomeInt64WhenIntegral(t *testing.T) {
-	vm := newVM(t, Options{})
-	s := NewScript(ric, `function ReviseReplica(obj, r)
+	vm := newVM(t, luavm.Options{})
+	s := luavm.NewScript(ric, `function ReviseReplica(obj, r)
   obj.spec = {a = 3, b = 1.5, c = -0, d = 2^53 + 2, e = 1e19, f = 2^62, g = r}
   return obj
 end`)
@@ -48,31 +47,11 @@ end`)
 	}
 }
 
-func TestIntegralMatchesJSONDecoding(t *testing.T) {
-	// Karmada encodes the number to JSON and decodes it as an unstructured
-	// object does; integral() must agree for large values too.
-	for _, f := range []float64{0, 1, -1, 1 << 53, 1<<53 + 2, 1234567890123456789, -9.2e18, 9.223372036854775e18, 1e19, 1e21, 0.5} {
-		data, _ := json.Marshal(f)
-		u := &unstructured.Unstructured{}
-		if err := u.UnmarshalJSON([]byte(`{"kind":"X","v":` + string(data) + `}`)); err != nil {
-			t.Fatal(err)
-		}
-		want := u.Object["v"]
-		var got any = f
-		if i, ok := integral(f); ok {
-			got = i
-		}
-		if got != want {
-			t.Errorf("%v: got %#v, JSON decoding gives %#v", f, got, want)
-		}
-	}
-}
-
 func TestEmptyTableRepair(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	desired := obj(t, `{"kind":"X","spec":{"selector":{},"ports":[],"containers":[{"name":"a","env":[]},{"name":"b","resources":{}}],"annotations":{"a.b/c:d":{}}}}`)
 	observed := obj(t, `{"kind":"X","status":{"conditions":[]}}`)
-	s := NewScript(ric, `function Retain(d, o)
+	s := luavm.NewScript(ric, `function Retain(d, o)
   d.spec.containers[1].env = {}
   d.spec.containers[2].resources = {}
   d.spec.containers[2].env = {}
@@ -101,14 +80,14 @@ end`)
 	if got := mustEval(t, vm, `return {}`); got != `{}` {
 		t.Errorf("root struct: %s", got)
 	}
-	deps, err := vm.GetDependencies(ctx, NewScript(ric, "function GetDependencies(o) return {} end"), obj(t, `{"kind":"X"}`))
+	deps, err := vm.GetDependencies(ctx, luavm.NewScript(ric, "function GetDependencies(o) return {} end"), obj(t, `{"kind":"X"}`))
 	if err != nil || deps == nil || len(deps) != 0 {
 		t.Errorf("root slice: %#v %v", deps, err)
 	}
 }
 
 func TestEncodingErrors(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	cases := map[string]string{
 		`return {[1] = "a", [3] = "c"}`:                          "cannot encode sparse array",
 		`return {a = {[2] = 1}}`:                                 "cannot encode sparse array",
@@ -136,19 +115,19 @@ func TestEncodingErrors(t *testing.T) {
 }
 
 func TestMissingKind(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	for _, body := range []string{`return {spec = {}}`, `return {}`, `return {kind = 3}`, `return {kind = ""}`} {
-		_, err := vm.ReviseReplica(ctx, NewScript(ric, "function ReviseReplica(obj, r)\n"+body+"\nend"), obj(t, `{"kind":"X"}`), 1)
+		_, err := vm.ReviseReplica(ctx, luavm.NewScript(ric, "function ReviseReplica(obj, r)\n"+body+"\nend"), obj(t, `{"kind":"X"}`), 1)
 		wantErr(t, err, "Object 'Kind' is missing in")
 	}
-	_, err := vm.ReviseReplica(ctx, NewScript(ric, "function ReviseReplica(obj, r)\nreturn {1, 2}\nend"), obj(t, `{"kind":"X"}`), 1)
+	_, err := vm.ReviseReplica(ctx, luavm.NewScript(ric, "function ReviseReplica(obj, r)\nreturn {1, 2}\nend"), obj(t, `{"kind":"X"}`), 1)
 	wantErr(t, err, "cannot unmarshal array")
 }
 
 func TestPairsOrderIsSorted(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	o := obj(t, `{"kind":"X","metadata":{"labels":{"d":"4","b":"2","a":"1","c":"3","e":"5"}}}`)
-	s := NewScript(ric, `function ReflectStatus(obj)
+	s := luavm.NewScript(ric, `function ReflectStatus(obj)
   local keys = {}
   for k in pairs(obj.metadata.labels) do keys[#keys + 1] = k end
   return {keys = table.concat(keys, ",")}
@@ -161,47 +140,12 @@ end`)
 	}
 }
 
-func TestStatusItemsConvertLikeJSON(t *testing.T) {
-	// The direct conversion must equal what the items' JSON decodes to.
-	items := []workv1alpha2.AggregatedStatusItem{
-		{ClusterName: "a", Status: raw(`{"x":1,"n":null,"l":[1,null]}`), Applied: true, AppliedMessage: "ok", Health: workv1alpha2.ResourceUnhealthy},
-		{ClusterName: "b"},
-		{ClusterName: "c", Status: raw(`"scalar"`)},
-		{ClusterName: "d", Status: raw(`{"escaped":"a\"b\u00e9","n":[1e3]}`)},
-	}
-	vm := newVM(t, Options{PoolSize: 1})
-	st, err := vm.pool.get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vm.pool.put(st)
-	direct, err := statusItemsToLua(st.L, items)
-	if err != nil {
-		t.Fatal(err)
-	}
-	viaJSON, err := viaJSON(st.L, items)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := fromLua(st.L, direct.(*glua.LTable), sliceShape, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := fromLua(st.L, viaJSON.(*glua.LTable), sliceShape, false)
-	if toJSON(t, a) != toJSON(t, b) {
-		t.Errorf("direct %s\nJSON   %s", toJSON(t, a), toJSON(t, b))
-	}
-	if nilItems, _ := statusItemsToLua(st.L, nil); nilItems != glua.LNil {
-		t.Errorf("nil items = %v", nilItems)
-	}
-}
-
 func TestEmptyStringIsAValue(t *testing.T) {
 	// Karmada drops the empty tables of a result and keeps the empty
 	// string: status = {active = {}, type = "", lastScheduleTime = {}}
 	// becomes status: {type: ""}.
-	vm := newVM(t, Options{})
-	s := NewScript(ric, `function AggregateStatus(desired, items)
+	vm := newVM(t, luavm.Options{})
+	s := luavm.NewScript(ric, `function AggregateStatus(desired, items)
   desired.status = {active = {}, type = "", lastScheduleTime = {}}
   return desired
 end`)

@@ -3,16 +3,24 @@ package lua
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	glua "github.com/yuin/gopher-lua"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 const ric = "my-ric"
 
-func newVM(t testing.TB, opts Options) *VM {
+func newVM(t testing.TB, opts luavm.Options) *VM {
 	t.Helper()
 	vm := New(opts)
 	t.Cleanup(vm.Close)
@@ -42,7 +50,7 @@ func toJSON(t testing.TB, v any) string {
 // returns the JSON of the table it returns: `return <expr>`.
 func eval(t testing.TB, vm *VM, body string) (string, error) {
 	t.Helper()
-	s := NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend")
+	s := luavm.NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend")
 	raw, err := vm.ReflectStatus(context.Background(), s, obj(t, `{"kind":"X"}`))
 	if err != nil {
 		return "", err
@@ -99,3 +107,75 @@ var deployment = `{
 }`
 
 type runtimeRaw = runtime.RawExtension
+
+// plainState returns a plain gopher-lua state (all libraries, no sandbox,
+// no proxies) with a conversion state for its results: the reference the
+// VM's results are compared with.
+func plainState(t testing.TB) (*glua.LState, *convert.State) {
+	t.Helper()
+	L := glua.NewState()
+	t.Cleanup(L.Close)
+	return L, convert.NewState(L)
+}
+
+// plainTables converts what a JSON document decodes to into tables built
+// member by member with RawSetString, keys in sorted order, as Karmada's
+// conversion would (nulls dropped).
+func plainTables(L *glua.LState, v any) glua.LValue {
+	switch t := v.(type) {
+	case nil:
+		return glua.LNil
+	case bool:
+		return glua.LBool(t)
+	case string:
+		return glua.LString(t)
+	case float64:
+		return glua.LNumber(t)
+	case int64:
+		return glua.LNumber(t)
+	case []any:
+		tbl := L.NewTable()
+		for _, e := range t {
+			if e != nil {
+				tbl.Append(plainTables(L, e))
+			}
+		}
+		return tbl
+	case map[string]any:
+		tbl := L.NewTable()
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			if t[k] != nil {
+				tbl.RawSetString(k, plainTables(L, t[k]))
+			}
+		}
+		return tbl
+	}
+	panic(fmt.Sprintf("plainTables: %T", v))
+}
+
+// luaValue evaluates a Lua expression in L.
+func luaValue(t *testing.T, L *glua.LState, expr string) glua.LValue {
+	t.Helper()
+	if err := L.DoString("__v = " + expr); err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return L.GetGlobal("__v")
+}
+
+func reqLen(vm *VM) int {
+	n, _ := vm.memo.Len()
+	return n
+}
+
+// podTemplate returns the deployment's template as the native code sees it.
+func podTemplate(t *testing.T) *corev1.PodTemplateSpec {
+	var d struct {
+		Spec struct {
+			Template corev1.PodTemplateSpec `json:"template"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal([]byte(deployment), &d); err != nil {
+		t.Fatal(err)
+	}
+	return &d.Spec.Template
+}

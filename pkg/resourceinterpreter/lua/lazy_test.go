@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	glua "github.com/yuin/gopher-lua"
+
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // The lazy conversion must be invisible: every way a script can look at a
@@ -49,11 +51,11 @@ func TestLazyTablesAreInvisible(t *testing.T) {
 		"readAfterWrite": `(function() local d = obj.spec.nested.deep local x = d.x d.x = x + 1 return {obj.spec.nested.deep.x, obj} end)()`,
 		"nilMember":      `(function() local m = obj.spec.map local c1, c2 = m.c, m.c return {c1 == nil, c2 == nil, m} end)()`,
 	}
-	vm := newVM(t, Options{PoolSize: 1})
+	vm := newVM(t, luavm.Options{PoolSize: 1})
 	o := obj(t, lazyFixture)
 	for name, expr := range exprs {
 		body := "return {v = " + expr + "}"
-		lazy, err := vm.ReflectStatus(ctx, NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend"), o)
+		lazy, err := vm.ReflectStatus(ctx, luavm.NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend"), o)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -66,23 +68,15 @@ func TestLazyTablesAreInvisible(t *testing.T) {
 }
 
 // eagerEval runs body on a fully converted object in a plain gopher-lua
-// sandbox state (no proxies) and returns the JSON of the result.
+// state (no proxies) and returns the JSON of the result.
 func eagerEval(t *testing.T, objJSON, body string) string {
 	t.Helper()
-	L, err := newSandbox(Options{}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer L.Close()
-	lv, err := toLua(L, obj(t, objJSON).Object)
-	if err != nil {
-		t.Fatal(err)
-	}
-	L.SetGlobal("obj", lv)
+	L, st := plainState(t)
+	L.SetGlobal("obj", plainTables(L, obj(t, objJSON).Object))
 	if err := L.DoString("__r = (function() " + body + " end)()"); err != nil {
 		t.Fatalf("eager %s: %v", body, err)
 	}
-	raw, err := decodeRaw(L, L.GetGlobal("__r").(*glua.LTable))
+	raw, err := st.DecodeRaw(L.GetGlobal("__r").(*glua.LTable))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,15 +84,15 @@ func eagerEval(t *testing.T, objJSON, body string) string {
 }
 
 func TestLazyCycleIsRejected(t *testing.T) {
-	vm := newVM(t, Options{})
-	_, err := vm.ReflectStatus(ctx, NewScript(ric, "function ReflectStatus(obj)\n  obj.spec.nested.self = obj.spec\n  return obj\nend"), obj(t, lazyFixture))
+	vm := newVM(t, luavm.Options{})
+	_, err := vm.ReflectStatus(ctx, luavm.NewScript(ric, "function ReflectStatus(obj)\n  obj.spec.nested.self = obj.spec\n  return obj\nend"), obj(t, lazyFixture))
 	wantErr(t, err, "cannot encode recursively nested tables to JSON")
 }
 
 func TestLazyResultsMatchEager(t *testing.T) {
 	// Untouched parts of the arguments are encoded from their Go values;
 	// the result must be the same as with filled tables.
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	in := obj(t, `{"apiVersion":"v1","kind":"X","metadata":{"name":"a","labels":{}},"spec":{"n":1,"f":1.5,"big":9007199254740993,"l":[null,{},[],1],"m":{"x":null}}}`)
 	for _, body := range []string{
 		"return obj",
@@ -106,7 +100,7 @@ func TestLazyResultsMatchEager(t *testing.T) {
 		"local _ = obj.spec.m.x\nlocal _ = obj.metadata.labels.a\nreturn obj",
 		"local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\nwalk(obj)\nreturn obj",
 	} {
-		out, err := vm.ReviseReplica(ctx, NewScript(ric, "function ReviseReplica(obj, r)\n"+body+"\nend"), in, 1)
+		out, err := vm.ReviseReplica(ctx, luavm.NewScript(ric, "function ReviseReplica(obj, r)\n"+body+"\nend"), in, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,58 +118,19 @@ func TestLazyResultsMatchEager(t *testing.T) {
 }
 
 func TestLeakedProxiesAreDetached(t *testing.T) {
-	vm := newVM(t, Options{PoolSize: 1})
+	vm := newVM(t, luavm.Options{PoolSize: 1})
 	in := obj(t, `{"kind":"X","spec":{"a":{"b":7}},"status":{"c":{"d":8}}}`)
-	keep := NewScript("keep", "function ReflectStatus(obj)\n  filled = obj.spec.a\n  for _ in pairs(filled) do end\n  unfilled = obj.status\n  return {}\nend")
+	keep := luavm.NewScript("keep", "function ReflectStatus(obj)\n  filled = obj.spec.a\n  for _ in pairs(filled) do end\n  unfilled = obj.status\n  return {}\nend")
 	if _, err := vm.ReflectStatus(ctx, keep, in); err != nil {
 		t.Fatal(err)
 	}
 	// The caller may now change its object: the state no longer refers to it.
 	in.Object["status"].(map[string]any)["c"] = "changed"
-	st, err := vm.pool.get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(st.budget.lazy.backing); n != 0 {
-		t.Errorf("%d proxies still backed by the caller's object", n)
-	}
-	vm.pool.put(st)
+	// (convert.TestEndCallDetachesProxies checks that no proxy is backed
+	// by it any more.)
 	// Nor does any later call: globals do not outlive their call.
 	got := mustEval(t, vm, "return {b = filled == nil, c = unfilled == nil}")
 	if got != `{"b":true,"c":true}` {
 		t.Errorf("leaked globals: %s", got)
-	}
-}
-
-func TestLazyWriterMatchesEncoderAfterEdits(t *testing.T) {
-	// The JSON writer (typed results, pod-template keys) must see members
-	// read, changed or removed by the script as the encoder does.
-	for _, code := range []string{
-		`local m = obj.spec.map local _ = m.a m.a = nil`,
-		`local m = obj.spec.map local _ = m.a .. m.b m.a = nil m.b = nil`,
-		`local s = obj.spec local _ = s.nested s.nested = nil local _ = s.list s.list = {}`,
-		`local d = obj.spec.nested.deep d.x = 2 local _ = obj.spec.strs`,
-	} {
-		L := sandboxState(t)
-		root, err := objectToLua(L, obj(t, lazyFixture))
-		if err != nil {
-			t.Fatal(err)
-		}
-		L.SetGlobal("obj", root)
-		if err := L.DoString(code); err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		tree, err := fromLua(L, root.(*glua.LTable), structShape, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := writerFor(L)
-		w.sorted = true
-		if err := w.writeRoot(root, structShape); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := string(w.buf), toJSON(t, tree); got != want {
-			t.Errorf("%s:\nwriter  %s\nencoder %s", code, got, want)
-		}
 	}
 }

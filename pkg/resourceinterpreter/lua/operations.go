@@ -12,7 +12,38 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/kube"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
+
+// VM runs the entry functions of customization scripts on the sandboxed
+// states of a vm.VM, each with its conversion state and the kube module.
+// It is safe for concurrent use.
+type VM struct {
+	vm   *vm.VM[*convert.State]
+	memo *kube.Memo
+}
+
+// New returns a VM with opts (zero values take the defaults).
+func New(opts vm.Options) *VM {
+	memo := kube.NewMemo()
+	return &VM{memo: memo, vm: vm.New(opts, func(L *glua.LState) (*convert.State, error) {
+		st := convert.NewState(L)
+		vm.RegisterModule(L, kube.ModuleName, kube.Module(L, st, memo))
+		return st, nil
+	})}
+}
+
+// Close releases the idle states. Calls still running keep theirs.
+func (v *VM) Close() { v.vm.Close() }
+
+// Compile compiles s through the VM's cache, so that a later call does not
+// compile it again; the error is a *vm.CompileError.
+func (v *VM) Compile(s vm.Script) error { return v.vm.Compile(s) }
+
+// call is one call of an entry function.
+type call = vm.Call[*convert.State]
 
 // Entry function names, per operation.
 const (
@@ -26,10 +57,10 @@ const (
 	EntryGetDependencies = "GetDependencies"
 )
 
-func pushObjects(objs ...*unstructured.Unstructured) func(L *glua.LState) (int, error) {
-	return func(L *glua.LState) (int, error) {
+func pushObjects(objs ...*unstructured.Unstructured) func(L *glua.LState, st *convert.State) (int, error) {
+	return func(L *glua.LState, st *convert.State) (int, error) {
 		for _, o := range objs {
-			lv, err := objectToLua(L, o)
+			lv, err := st.Object(o)
 			if err != nil {
 				return 0, err
 			}
@@ -48,13 +79,13 @@ func tableResult(v glua.LValue) (*glua.LTable, error) {
 }
 
 // GetReplicas runs GetReplicas(desiredObj) -> replica, requirement.
-func (vm *VM) GetReplicas(ctx context.Context, s Script, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
+func (v *VM) GetReplicas(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
 	var replicas int32
 	var req *workv1alpha2.ReplicaRequirements
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationInterpretReplica,
-		entry: EntryGetReplicas, nret: 2, args: pushObjects(obj),
-		results: func(L *glua.LState, rets []glua.LValue) error {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationInterpretReplica,
+		Entry: EntryGetReplicas, NRet: 2, Args: pushObjects(obj),
+		Results: func(L *glua.LState, st *convert.State, rets []glua.LValue) error {
 			n, ok := rets[0].(glua.LNumber)
 			if !ok {
 				return fmt.Errorf("result type %s is not number", rets[0].Type().String())
@@ -65,7 +96,7 @@ func (vm *VM) GetReplicas(ctx context.Context, s Script, obj *unstructured.Unstr
 				return nil
 			case *glua.LTable:
 				var err error
-				req, err = decodeRequirements(L, r)
+				req, err = decodeRequirements(st, r)
 				return err
 			default:
 				return fmt.Errorf("expect the returned requires type is table but got %s", r.Type().String())
@@ -79,23 +110,23 @@ func (vm *VM) GetReplicas(ctx context.Context, s Script, obj *unstructured.Unstr
 }
 
 // GetComponents runs GetComponents(desiredObj) -> components.
-func (vm *VM) GetComponents(ctx context.Context, s Script, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
+func (v *VM) GetComponents(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
 	var comps []workv1alpha2.Component
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationInterpretComponent,
-		entry: EntryGetComponents, nret: 1, args: pushObjects(obj),
-		results: func(L *glua.LState, rets []glua.LValue) error {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationInterpretComponent,
+		Entry: EntryGetComponents, NRet: 1, Args: pushObjects(obj),
+		Results: func(L *glua.LState, st *convert.State, rets []glua.LValue) error {
 			switch r := rets[0].(type) {
 			case *glua.LNilType:
 				return nil
 			case *glua.LTable:
-				return decodeTable(L, r, &comps)
+				return st.DecodeInto(r, &comps)
 			default:
 				return fmt.Errorf("expected result type 'table' or 'nil' from GetComponents, but got '%s'", r.Type().String())
 			}
 		},
 	})
-	var se *ScriptError
+	var se *vm.ScriptError
 	if errors.As(err, &se) {
 		se.Err = fmt.Errorf("failed to run 'GetComponents' script: %w", se.Err)
 	}
@@ -106,81 +137,90 @@ func (vm *VM) GetComponents(ctx context.Context, s Script, obj *unstructured.Uns
 }
 
 // ReviseReplica runs ReviseReplica(desiredObj, desiredReplica) -> object.
-func (vm *VM) ReviseReplica(ctx context.Context, s Script, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+func (v *VM) ReviseReplica(ctx context.Context, s vm.Script, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
 	var out *unstructured.Unstructured
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationReviseReplica,
-		entry: EntryReviseReplica, nret: 1,
-		args: func(L *glua.LState) (int, error) {
-			if _, err := pushObjects(obj)(L); err != nil {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationReviseReplica,
+		Entry: EntryReviseReplica, NRet: 1,
+		Args: func(L *glua.LState, st *convert.State) (int, error) {
+			if _, err := pushObjects(obj)(L, st); err != nil {
 				return 0, err
 			}
 			L.Push(glua.LNumber(replicas))
 			return 2, nil
 		},
-		results: objectResult(&out, obj),
+		Results: objectResult(&out, obj),
 	})
 	return out, err
 }
 
 // Retain runs Retain(desiredObj, observedObj) -> object.
-func (vm *VM) Retain(ctx context.Context, s Script, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func (v *VM) Retain(ctx context.Context, s vm.Script, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	var out *unstructured.Unstructured
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationRetain,
-		entry: EntryRetain, nret: 1, args: pushObjects(desired, observed),
-		results: objectResult(&out, desired, observed),
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationRetain,
+		Entry: EntryRetain, NRet: 1, Args: pushObjects(desired, observed),
+		Results: objectResult(&out, desired, observed),
 	})
 	return out, err
 }
 
 // AggregateStatus runs AggregateStatus(desiredObj, statusItems) -> object.
-// There are no references: every nested empty table is dropped.
-func (vm *VM) AggregateStatus(ctx context.Context, s Script, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
+// There are no references: every nested empty table is dropped. As with
+// the native interpreters, the result shares with obj the members the
+// script left untouched, but metadata.
+func (v *VM) AggregateStatus(ctx context.Context, s vm.Script, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
 	var out *unstructured.Unstructured
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationAggregateStatus,
-		entry: EntryAggregateStatus, nret: 1,
-		args: func(L *glua.LState) (int, error) {
-			if _, err := pushObjects(obj)(L); err != nil {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationAggregateStatus,
+		Entry: EntryAggregateStatus, NRet: 1,
+		Args: func(L *glua.LState, st *convert.State) (int, error) {
+			if _, err := pushObjects(obj)(L, st); err != nil {
 				return 0, err
 			}
-			lv, err := statusItemsToLua(L, items)
+			lv, err := st.StatusItems(items)
 			if err != nil {
 				return 0, err
 			}
 			L.Push(lv)
 			return 2, nil
 		},
-		results: objectResult(&out),
+		Results: func(_ *glua.LState, st *convert.State, rets []glua.LValue) error {
+			t, err := tableResult(rets[0])
+			if err != nil {
+				return err
+			}
+			out, err = st.DecodeObjectSharing(t)
+			return err
+		},
 	})
 	return out, err
 }
 
-func objectResult(out **unstructured.Unstructured, refs ...*unstructured.Unstructured) func(*glua.LState, []glua.LValue) error {
-	return func(L *glua.LState, rets []glua.LValue) error {
+func objectResult(out **unstructured.Unstructured, refs ...*unstructured.Unstructured) func(*glua.LState, *convert.State, []glua.LValue) error {
+	return func(_ *glua.LState, st *convert.State, rets []glua.LValue) error {
 		t, err := tableResult(rets[0])
 		if err != nil {
 			return err
 		}
-		*out, err = decodeObject(L, t, refs...)
+		*out, err = st.DecodeObject(t, refs...)
 		return err
 	}
 }
 
 // ReflectStatus runs ReflectStatus(observedObj) -> status.
-func (vm *VM) ReflectStatus(ctx context.Context, s Script, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
+func (v *VM) ReflectStatus(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	var out *runtime.RawExtension
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationInterpretStatus,
-		entry: EntryReflectStatus, nret: 1, args: pushObjects(obj),
-		results: func(L *glua.LState, rets []glua.LValue) error {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationInterpretStatus,
+		Entry: EntryReflectStatus, NRet: 1, Args: pushObjects(obj),
+		Results: func(L *glua.LState, st *convert.State, rets []glua.LValue) error {
 			t, ok := rets[0].(*glua.LTable)
 			if !ok {
 				return fmt.Errorf("expect the returned replica type is table but got %s", rets[0].Type().String())
 			}
 			var err error
-			out, err = decodeRaw(L, t)
+			out, err = st.DecodeRaw(t)
 			return err
 		},
 	})
@@ -188,12 +228,12 @@ func (vm *VM) ReflectStatus(ctx context.Context, s Script, obj *unstructured.Uns
 }
 
 // InterpretHealth runs InterpretHealth(observedObj) -> boolean.
-func (vm *VM) InterpretHealth(ctx context.Context, s Script, obj *unstructured.Unstructured) (bool, error) {
+func (v *VM) InterpretHealth(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) (bool, error) {
 	var healthy bool
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationInterpretHealth,
-		entry: EntryInterpretHealth, nret: 1, args: pushObjects(obj),
-		results: func(_ *glua.LState, rets []glua.LValue) error {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationInterpretHealth,
+		Entry: EntryInterpretHealth, NRet: 1, Args: pushObjects(obj),
+		Results: func(_ *glua.LState, _ *convert.State, rets []glua.LValue) error {
 			b, ok := rets[0].(glua.LBool)
 			if !ok {
 				return fmt.Errorf("expect the returned health type is boolean but got %s", rets[0].Type().String())
@@ -207,17 +247,17 @@ func (vm *VM) InterpretHealth(ctx context.Context, s Script, obj *unstructured.U
 
 // GetDependencies runs GetDependencies(desiredObj) -> references. The
 // result is not validated here; the customization layer does that.
-func (vm *VM) GetDependencies(ctx context.Context, s Script, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
+func (v *VM) GetDependencies(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	var deps []configv1alpha1.DependentObjectReference
-	err := vm.run(ctx, &call{
-		script: s, op: configv1alpha1.InterpreterOperationInterpretDependency,
-		entry: EntryGetDependencies, nret: 1, args: pushObjects(obj),
-		results: func(L *glua.LState, rets []glua.LValue) error {
+	err := v.vm.Run(ctx, &call{
+		Script: s, Op: configv1alpha1.InterpreterOperationInterpretDependency,
+		Entry: EntryGetDependencies, NRet: 1, Args: pushObjects(obj),
+		Results: func(L *glua.LState, st *convert.State, rets []glua.LValue) error {
 			t, err := tableResult(rets[0])
 			if err != nil {
 				return err
 			}
-			if v, ok := lazyOf(L).typedOf(t); ok {
+			if v, ok := st.Typed(t); ok {
 				if d, ok := v.([]configv1alpha1.DependentObjectReference); ok {
 					deps = slices.Clone(d)
 					for i := range deps {
@@ -226,7 +266,7 @@ func (vm *VM) GetDependencies(ctx context.Context, s Script, obj *unstructured.U
 					return nil
 				}
 			}
-			return decodeTable(L, t, &deps)
+			return st.DecodeInto(t, &deps)
 		},
 	})
 	return deps, err

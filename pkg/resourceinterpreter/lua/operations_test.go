@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 var ctx = context.Background()
 
 func TestGetReplicas(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	d := obj(t, deployment)
 	cases := []struct {
 		name, script string
@@ -32,7 +33,7 @@ func TestGetReplicas(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := NewScript(ric, "function GetReplicas(obj)\n  "+c.script+"\nend")
+			s := luavm.NewScript(ric, "function GetReplicas(obj)\n  "+c.script+"\nend")
 			n, req, err := vm.GetReplicas(ctx, s, d)
 			if c.err != "" {
 				wantErr(t, err, `customization "my-ric" InterpretReplica: `, c.err)
@@ -49,10 +50,10 @@ func TestGetReplicas(t *testing.T) {
 }
 
 func TestGetComponents(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	d := obj(t, deployment)
 	run := func(body string) ([]workv1alpha2.Component, error) {
-		return vm.GetComponents(ctx, NewScript(ric, "function GetComponents(obj)\n"+body+"\nend"), d)
+		return vm.GetComponents(ctx, luavm.NewScript(ric, "function GetComponents(obj)\n"+body+"\nend"), d)
 	}
 	comps, err := run(`return {{name = "main", replicas = obj.spec.replicas, replicaRequirements = {resourceRequest = {cpu = "500m"}}}, {name = "aux", replicas = 1}}`)
 	if err != nil {
@@ -75,9 +76,9 @@ func TestGetComponents(t *testing.T) {
 }
 
 func TestReviseReplica(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	in := obj(t, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"replicas":1,"strategy":{}}}`)
-	s := NewScript(ric, `function ReviseReplica(obj, desired)
+	s := luavm.NewScript(ric, `function ReviseReplica(obj, desired)
   obj.spec.replicas = desired
   return obj
 end`)
@@ -95,15 +96,15 @@ end`)
 	if in.Object["spec"].(map[string]any)["replicas"] != int64(1) {
 		t.Error("the input object was modified")
 	}
-	_, err = vm.ReviseReplica(ctx, NewScript(ric, "function ReviseReplica(obj, r)\n  return r\nend"), in, 1)
+	_, err = vm.ReviseReplica(ctx, luavm.NewScript(ric, "function ReviseReplica(obj, r)\n  return r\nend"), in, 1)
 	wantErr(t, err, "expect the returned requires type is table but got number")
 }
 
 func TestRetain(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	desired := obj(t, `{"apiVersion":"v1","kind":"Thing","spec":{"a":1,"emptyObj":{},"list":[]}}`)
 	observed := obj(t, `{"apiVersion":"v1","kind":"Thing","spec":{"a":2,"member":{},"ports":[]}}`)
-	s := NewScript(ric, `function Retain(desired, observed)
+	s := luavm.NewScript(ric, `function Retain(desired, observed)
   desired.spec.a = observed.spec.a
   desired.spec.member = {}
   desired.spec.ports = {}
@@ -121,14 +122,14 @@ end`)
 }
 
 func TestAggregateStatus(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	tmpl := obj(t, `{"apiVersion":"example.io/v1","kind":"Workload","metadata":{"name":"w"},"spec":{"paused":{}},"status":{}}`)
 	items := []workv1alpha2.AggregatedStatusItem{
 		{ClusterName: "m1", Status: raw(`{"readyReplicas":2,"conditions":[]}`), Applied: true, Health: workv1alpha2.ResourceHealthy},
 		{ClusterName: "m2", Status: raw(`{"readyReplicas":1}`)},
 		{ClusterName: "m3"},
 	}
-	s := NewScript(ric, `function AggregateStatus(desired, items)
+	s := luavm.NewScript(ric, `function AggregateStatus(desired, items)
   local ready, names = 0, {}
   for i, item in ipairs(items) do
     if item.status ~= nil then ready = ready + item.status.readyReplicas end
@@ -146,7 +147,7 @@ end`)
 	if got := toJSON(t, out.Object); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
-	out, err = vm.AggregateStatus(ctx, NewScript(ric, `function AggregateStatus(desired, items)
+	out, err = vm.AggregateStatus(ctx, luavm.NewScript(ric, `function AggregateStatus(desired, items)
   desired.status = {n = items == nil and -1 or #items}
   return desired
 end`), tmpl, nil)
@@ -156,10 +157,10 @@ end`), tmpl, nil)
 }
 
 func TestReflectStatus(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	o := obj(t, `{"kind":"X","status":{"b":2,"a":"x","nested":{"containerState":{}},"f":1.5}}`)
 	run := func(body string) (string, error) {
-		raw, err := vm.ReflectStatus(ctx, NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend"), o)
+		raw, err := vm.ReflectStatus(ctx, luavm.NewScript(ric, "function ReflectStatus(obj)\n"+body+"\nend"), o)
 		if err != nil {
 			return "", err
 		}
@@ -178,10 +179,10 @@ func TestReflectStatus(t *testing.T) {
 }
 
 func TestInterpretHealth(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	o := obj(t, `{"kind":"X","status":{"ready":true}}`)
 	run := func(body string) (bool, error) {
-		return vm.InterpretHealth(ctx, NewScript(ric, "function InterpretHealth(obj)\n"+body+"\nend"), o)
+		return vm.InterpretHealth(ctx, luavm.NewScript(ric, "function InterpretHealth(obj)\n"+body+"\nend"), o)
 	}
 	if h, err := run(`return obj.status.ready`); err != nil || !h {
 		t.Errorf("got %v, %v", h, err)
@@ -196,9 +197,9 @@ func TestInterpretHealth(t *testing.T) {
 }
 
 func TestGetDependencies(t *testing.T) {
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	o := obj(t, `{"kind":"X","metadata":{"namespace":"ns"}}`)
-	s := NewScript(ric, `function GetDependencies(obj)
+	s := luavm.NewScript(ric, `function GetDependencies(obj)
   return {{apiVersion = "v1", kind = "Secret", namespace = obj.metadata.namespace, name = "s"},
           {apiVersion = "v1", kind = "ConfigMap", namespace = "ns", labelSelector = {matchLabels = {a = "b"}}}}
 end`)
@@ -210,40 +211,40 @@ end`)
 	if got := toJSON(t, deps); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	deps, err = vm.GetDependencies(ctx, NewScript(ric, "function GetDependencies(obj)\n  return {}\nend"), o)
+	deps, err = vm.GetDependencies(ctx, luavm.NewScript(ric, "function GetDependencies(obj)\n  return {}\nend"), o)
 	if err != nil || len(deps) != 0 {
 		t.Errorf("empty: %v %v", deps, err)
 	}
-	_, err = vm.GetDependencies(ctx, NewScript(ric, "function GetDependencies(obj)\n  return nil\nend"), o)
+	_, err = vm.GetDependencies(ctx, luavm.NewScript(ric, "function GetDependencies(obj)\n  return nil\nend"), o)
 	wantErr(t, err, "expect the returned requires type is table but got nil")
 }
 
 func TestEntryFunctionLookup(t *testing.T) {
-	vm := newVM(t, Options{PoolSize: 1})
+	vm := newVM(t, luavm.Options{PoolSize: 1})
 	o := obj(t, `{"kind":"X"}`)
-	_, err := vm.InterpretHealth(ctx, NewScript(ric, "local x = 1"), o)
+	_, err := vm.InterpretHealth(ctx, luavm.NewScript(ric, "local x = 1"), o)
 	wantErr(t, err, `customization "my-ric" InterpretHealth: not found function InterpretHealth`)
-	_, err = vm.InterpretHealth(ctx, NewScript(ric, "InterpretHealth = 3"), o)
+	_, err = vm.InterpretHealth(ctx, luavm.NewScript(ric, "InterpretHealth = 3"), o)
 	wantErr(t, err, "InterpretHealth is not a function: number")
 	// A global left in the (single) pooled state by another script does
 	// not stand in for a missing entry function.
-	if _, err := vm.InterpretHealth(ctx, NewScript("other", "function InterpretHealth(o) return true end"), o); err != nil {
+	if _, err := vm.InterpretHealth(ctx, luavm.NewScript("other", "function InterpretHealth(o) return true end"), o); err != nil {
 		t.Fatal(err)
 	}
-	_, err = vm.InterpretHealth(ctx, NewScript(ric, "local y = 2"), o)
+	_, err = vm.InterpretHealth(ctx, luavm.NewScript(ric, "local y = 2"), o)
 	wantErr(t, err, "not found function InterpretHealth")
-	_, err = vm.InterpretHealth(ctx, NewScript(ric, "function InterpretHealth(o)\n  error({code = 1})\nend"), o)
+	_, err = vm.InterpretHealth(ctx, luavm.NewScript(ric, "function InterpretHealth(o)\n  error({code = 1})\nend"), o)
 	wantErr(t, err, `customization "my-ric" InterpretHealth`)
-	var se *ScriptError
+	var se *luavm.ScriptError
 	if !errors.As(err, &se) || se.Customization != ric {
-		t.Errorf("error %v is not a ScriptError for %s", err, ric)
+		t.Errorf("error %v is not a luavm.ScriptError for %s", err, ric)
 	}
 }
 
 func TestTopLevelChunkRunsEveryCall(t *testing.T) {
 	for _, disable := range []bool{false, true} {
-		vm := newVM(t, Options{PoolSize: 1, DisableCache: disable})
-		s := NewScript(ric, `counter = (counter or 0) + 1
+		vm := newVM(t, luavm.Options{PoolSize: 1, DisableCache: disable})
+		s := luavm.NewScript(ric, `counter = (counter or 0) + 1
 local kube = require("kube")
 function ReflectStatus(obj) return {n = counter, add = kube.resourceAdd("1", "2")} end`)
 		for want := 1; want <= 3; want++ {

@@ -6,27 +6,28 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
 )
 
 // decodeRequirements converts GetReplicas's second result. The common
 // shape (what kube.accuratePodRequirements returns without tolerations or
 // affinity) is converted directly; anything else goes through JSON, whose
 // result the direct path reproduces exactly when it applies.
-func decodeRequirements(L *glua.LState, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, error) {
-	if v, ok := lazyOf(L).typedOf(t); ok {
+func decodeRequirements(st *convert.State, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, error) {
+	if v, ok := st.Typed(t); ok {
 		if req, ok := v.(*workv1alpha2.ReplicaRequirements); ok {
 			return req.DeepCopy(), nil
 		}
 	}
-	if req, ok := directRequirements(L, t); ok {
+	if req, ok := directRequirements(st, t); ok {
 		return req, nil
 	}
 	req := &workv1alpha2.ReplicaRequirements{}
-	return req, decodeTable(L, t, req)
+	return req, st.DecodeInto(t, req)
 }
 
-func directRequirements(L *glua.LState, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, bool) {
-	ensure(L, t)
+func directRequirements(st *convert.State, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, bool) {
+	st.Fill(t)
 	req := &workv1alpha2.ReplicaRequirements{}
 	ok := true
 	t.ForEach(func(k, v glua.LValue) {
@@ -35,9 +36,9 @@ func directRequirements(L *glua.LState, t *glua.LTable) (*workv1alpha2.ReplicaRe
 		}
 		switch k {
 		case glua.LString("resourceRequest"):
-			req.ResourceRequest, ok = directResourceList(L, v)
+			req.ResourceRequest, ok = directResourceList(st, v)
 		case glua.LString("nodeClaim"):
-			req.NodeClaim, ok = directNodeClaim(L, v)
+			req.NodeClaim, ok = directNodeClaim(st, v)
 		case glua.LString("namespace"):
 			req.Namespace, ok = plainString(v)
 		case glua.LString("priorityClassName"):
@@ -56,12 +57,12 @@ func plainString(v glua.LValue) (string, bool) {
 
 // directResourceList converts {name = "quantity"}; an empty table is
 // absent, as the repair would drop it.
-func directResourceList(L *glua.LState, v glua.LValue) (corev1.ResourceList, bool) {
+func directResourceList(st *convert.State, v glua.LValue) (corev1.ResourceList, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
 	}
-	if ensure(L, t); t.Len() > 0 {
+	if st.Fill(t); t.Len() > 0 {
 		return nil, false
 	}
 	var list corev1.ResourceList
@@ -86,12 +87,12 @@ func directResourceList(L *glua.LState, v glua.LValue) (corev1.ResourceList, boo
 }
 
 // directNodeClaim converts {nodeSelector = {...}} only.
-func directNodeClaim(L *glua.LState, v glua.LValue) (*workv1alpha2.NodeClaim, bool) {
+func directNodeClaim(st *convert.State, v glua.LValue) (*workv1alpha2.NodeClaim, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
 	}
-	if ensure(L, t); t.Len() > 0 {
+	if st.Fill(t); t.Len() > 0 {
 		return nil, false
 	}
 	var claim *workv1alpha2.NodeClaim
@@ -100,7 +101,7 @@ func directNodeClaim(L *glua.LState, v glua.LValue) (*workv1alpha2.NodeClaim, bo
 			ok = false
 			return
 		}
-		sel, selOK := directStringMap(L, v)
+		sel, selOK := directStringMap(st, v)
 		if !selOK {
 			ok = false
 			return
@@ -116,12 +117,12 @@ func directNodeClaim(L *glua.LState, v glua.LValue) (*workv1alpha2.NodeClaim, bo
 	return claim, ok
 }
 
-func directStringMap(L *glua.LState, v glua.LValue) (map[string]string, bool) {
+func directStringMap(st *convert.State, v glua.LValue) (map[string]string, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
 	}
-	if ensure(L, t); t.Len() > 0 {
+	if st.Fill(t); t.Len() > 0 {
 		return nil, false
 	}
 	var m map[string]string

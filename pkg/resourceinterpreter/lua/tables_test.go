@@ -2,9 +2,6 @@ package lua
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +9,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // The tables built by the table builder (tables.go) must behave exactly as
@@ -62,11 +60,11 @@ func TestStatusItemTablesAreInvisible(t *testing.T) {
 		"unpack":       `{unpack(items[4].status.n, 1, 3)}`,
 		"concat":       `table.concat({items[1].clusterName, items[2].clusterName, tostring(items[1].applied), tostring(items[3].applied), items[3].appliedMessage}, "/")`,
 	}
-	vm := newVM(t, Options{PoolSize: 1})
+	vm := newVM(t, luavm.Options{PoolSize: 1})
 	tmpl := obj(t, `{"kind":"X"}`)
 	for name, expr := range exprs {
 		body := keysOf + "return {kind = \"X\", v = " + expr + "}"
-		s := NewScript(ric, "function AggregateStatus(desired, items)\n"+body+"\nend")
+		s := luavm.NewScript(ric, "function AggregateStatus(desired, items)\n"+body+"\nend")
 		// Twice: the second call reuses the shapes and maps of the first.
 		for round := 0; round < 2; round++ {
 			got, gotErr := "", error(nil)
@@ -89,25 +87,26 @@ func TestStatusItemTablesAreInvisible(t *testing.T) {
 }
 
 // eagerItems runs body with the items converted through their JSON into
-// tables built with RawSetString, in a plain sandbox, and returns the JSON
+// tables built with RawSetString, in a plain state, and returns the JSON
 // the result decodes to (as an object, without references).
 func eagerItems(t *testing.T, items []workv1alpha2.AggregatedStatusItem, body string) (string, error) {
 	t.Helper()
-	L, err := newSandbox(Options{}.withDefaults())
+	L, st := plainState(t)
+	data, err := json.Marshal(items)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer L.Close()
-	lv, err := viaJSON(L, items)
-	if err != nil {
+	var g any
+	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
+	lv := plainTables(L, g)
 	L.SetGlobal("items", lv)
-	proto, err := compile(ric, "function AggregateStatus(items)\n"+body+"\nend")
+	fn, err := L.Load(strings.NewReader("function AggregateStatus(items)\n"+body+"\nend"), ric)
 	if err != nil {
 		t.Fatal(err)
 	}
-	L.Push(L.NewFunctionFromProto(proto))
+	L.Push(fn)
 	if err := L.PCall(0, 0, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -116,17 +115,17 @@ func eagerItems(t *testing.T, items []workv1alpha2.AggregatedStatusItem, body st
 	if err := L.PCall(1, 1, nil); err != nil {
 		return "", err
 	}
-	v, err := fromLua(L, L.Get(-1).(*glua.LTable), structShape, true)
+	out, err := st.DecodeObject(L.Get(-1).(*glua.LTable))
 	if err != nil {
 		return "", err
 	}
-	return toJSON(t, v), nil
+	return toJSON(t, out.Object), nil
 }
 
 func TestReusedStatusTablesAreNotVisible(t *testing.T) {
-	vm := newVM(t, Options{PoolSize: 1})
+	vm := newVM(t, luavm.Options{PoolSize: 1})
 	tmpl := obj(t, `{"kind":"X"}`)
-	keep := NewScript("keep", `function AggregateStatus(desired, items)
+	keep := luavm.NewScript("keep", `function AggregateStatus(desired, items)
   if leaked == nil then leaked = items end
   desired.status = {n = #items, first = items[1].status.replicas, leakedFirst = leaked[1].status and leaked[1].status.replicas or "gone", leakedKeys = next(leaked[1]) == nil}
   return desired
@@ -145,99 +144,16 @@ end`)
 	}
 }
 
-func TestFastJSONNumbersAndStrings(t *testing.T) {
-	L := sandboxState(t)
-	for _, num := range []string{"0", "-0", "7", "-7", "1023", "1024", "-1024", "0.5", "-0.0", "1e2", "1E+2", "1e-2", "2.5e3",
-		"123456789012345", "-123456789012345", "999999999999999", "1234567890123456", "9007199254740993", "12345678901234567890", "1e308"} {
-		var want float64
-		if err := json.Unmarshal([]byte(num), &want); err != nil {
-			t.Fatal(err)
-		}
-		lv, err := jsonToLuaFast(L, []byte(num))
-		if err != nil {
-			t.Errorf("%s: %v", num, err)
-			continue
-		}
-		got, ok := lv.(glua.LNumber)
-		if !ok || float64(got) != want || math.Signbit(float64(got)) != math.Signbit(want) {
-			t.Errorf("%s: got %v, encoding/json %v", num, lv, want)
-		}
-	}
-	for _, str := range []string{`""`, `"plain"`, `"é☃😀"`, `"\"\\\/\b\f\n\r\t"`, `"\u0000\u001f\u00e9\u2603"`, `"\ud83d\ude00"`,
-		`"\ud800"`, `"\udc00"`, `"\ud800\u0041"`, `"\ud800\ud800"`, `"\uD83D\uDE00x"`, `"a\u0022b"`, `"long ` + strings.Repeat("x\\n", 40) + `"`} {
-		var want string
-		if err := json.Unmarshal([]byte(str), &want); err != nil {
-			t.Fatal(err)
-		}
-		lv, err := jsonToLuaFast(L, []byte(str))
-		if err != nil || lv.String() != want {
-			t.Errorf("%s: got %q (%v), encoding/json %q", str, lv, err, want)
-		}
-	}
-	// What encoding/json rejects, or replaces (invalid UTF-8), is left to it.
-	for _, bad := range []string{`1e400`, `"\x"`, `"\u12"`, `"\u12g4"`, "\"a\tb\"", "\"\xff\"", `"abc`, `"\`, `"\u`} {
-		if _, err := jsonToLuaFast(L, []byte(bad)); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
-func TestFastJSONDoesNotKeepTheInput(t *testing.T) {
-	// The input is read in place: nothing built may refer to it.
-	L := sandboxState(t)
-	long := strings.Repeat("k", 100)
-	doc := []byte(`{"key":"value","` + long + `":"` + long + `","esc":"a\nb","nested":{"inner":"x"}}`)
-	lv, err := jsonToLuaFast(L, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, _ := (&encoder{}).value(lv)
-	for i := range doc {
-		if doc[i] >= 'a' && doc[i] <= 'z' {
-			doc[i] = 'Z'
-		}
-	}
-	after, _ := (&encoder{}).value(lv)
-	if !reflect.DeepEqual(before, after) {
-		t.Errorf("changing the input changed the tables:\nbefore %v\nafter  %v", before, after)
-	}
-}
-
-func TestTableBuilderBounds(t *testing.T) {
-	// Caches are bounded and keep giving right values when refilled.
-	L := sandboxState(t)
-	tb := builderOf(L)
-	for i := 0; i < maxInterned*2+10; i++ {
-		s := fmt.Sprintf("v%d", i)
-		if v := tb.str(s); v.String() != s {
-			t.Fatalf("str(%q) = %q", s, v)
-		}
-	}
-	if len(tb.interned) > maxInterned {
-		t.Errorf("%d interned strings", len(tb.interned))
-	}
-	for i := 0; i < 100; i++ {
-		k := fmt.Sprintf("k%d", i)
-		tbl := tb.object([]member{{k, glua.LNumber(i)}, {"a", glua.LTrue}})
-		if got := tbl.RawGetString(k); got != glua.LNumber(i) {
-			t.Fatalf("member %s = %v", k, got)
-		}
-		if k1, _ := tbl.Next(glua.LNil); k1.String() != "a" {
-			t.Fatalf("first key %v, want a", k1)
-		}
-	}
-}
-
 func TestMainChunkHasNoArgTable(t *testing.T) {
 	// The "arg" table gopher-lua no longer builds for the main chunk was
 	// never reachable: arg is an unset global there, and ... still works.
-	vm := newVM(t, Options{})
+	vm := newVM(t, luavm.Options{})
 	for src, want := range map[string]string{
 		"local a, b = arg, nil\nfunction ReflectStatus(obj) return {argIsNil = a == nil, bIsNil = b == nil} end":     `{"argIsNil":true,"bIsNil":true}`,
 		"local n = select(\"#\", ...)\nfunction ReflectStatus(obj) return {n = n} end":                               `{"n":0}`,
 		"function ReflectStatus(obj) return {argIsNil = arg == nil, f = (function(...) return arg.n end)(1, 2)} end": `{"argIsNil":true,"f":2}`,
 	} {
-		raw, err := vm.ReflectStatus(ctx, NewScript(ric, src), obj(t, `{"kind":"X"}`))
+		raw, err := vm.ReflectStatus(ctx, luavm.NewScript(ric, src), obj(t, `{"kind":"X"}`))
 		if err != nil || string(raw.Raw) != want {
 			t.Errorf("%s: got %s, %v; want %s", src, raw.Raw, err, want)
 		}
@@ -247,9 +163,9 @@ func TestMainChunkHasNoArgTable(t *testing.T) {
 func TestStatusItemTablesConcurrently(t *testing.T) {
 	// States are pooled: their shapes, interned strings and reused maps
 	// must never leak between concurrent calls.
-	vm := newVM(t, Options{PoolSize: 3})
+	vm := newVM(t, luavm.Options{PoolSize: 3})
 	tmpl := obj(t, `{"kind":"X"}`)
-	s := NewScript(ric, keysOf+`function AggregateStatus(desired, items)
+	s := luavm.NewScript(ric, keysOf+`function AggregateStatus(desired, items)
   local out = {}
   for i, it in ipairs(items) do
     if type(it.status) == "table" then it.status.seen = i end

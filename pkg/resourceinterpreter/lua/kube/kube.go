@@ -1,0 +1,182 @@
+package kube
+
+import (
+	"fmt"
+	"math"
+
+	glua "github.com/yuin/gopher-lua"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
+)
+
+// ModuleName is the name scripts require the module by.
+const ModuleName = "kube"
+
+// Module returns the kube module of L: its functions convert through st,
+// L's conversion state, and remember their pod-template results in memo
+// (shared by the states of a VM; nil remembers nothing).
+func Module(L *glua.LState, st *convert.State, memo *Memo) *glua.LTable {
+	m := &module{st: st, memo: memo}
+	return L.SetFuncs(L.NewTable(), map[string]glua.LGFunction{
+		"resourceAdd":             kubeResourceAdd,
+		"accuratePodRequirements": m.accuratePodRequirements,
+		"getPodDependencies":      m.getPodDependencies,
+		"getResourceQuantity":     kubeGetResourceQuantity,
+	})
+}
+
+// module holds what the functions of one state's module share.
+type module struct {
+	st   *convert.State
+	memo *Memo
+}
+
+// quantityArg reads argument i: a quantity string, or nil for zero.
+func quantityArg(L *glua.LState, i int) resource.Quantity {
+	switch v := L.Get(i).(type) {
+	case *glua.LNilType:
+		return resource.Quantity{}
+	case glua.LString:
+		q, err := resource.ParseQuantity(string(v))
+		if err != nil {
+			L.ArgError(i, fmt.Sprintf("invalid quantity %q: %v", string(v), err))
+		}
+		return q
+	default:
+		L.TypeError(i, glua.LTString)
+	}
+	return resource.Quantity{}
+}
+
+// kubeResourceAdd sums quantity strings: kube.resourceAdd("1Gi", "512Mi")
+// is "1536Mi". The result takes the format of the first non-zero operand.
+func kubeResourceAdd(L *glua.LState) int {
+	var total resource.Quantity
+	for i, top := 1, L.GetTop(); i <= top; i++ {
+		total.Add(quantityArg(L, i))
+	}
+	L.Push(glua.LString(total.String()))
+	return 1
+}
+
+// kubeGetResourceQuantity returns the approximate value of a quantity.
+func kubeGetResourceQuantity(L *glua.LState) int {
+	if L.GetTop() != 1 {
+		L.RaiseError("getResourceQuantity only accepts one argument")
+	}
+	q := quantityArg(L, 1)
+	f := q.AsApproximateFloat64()
+	if f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		L.RaiseError("quantity %s cannot be represented as a non-negative finite number", q.String())
+	}
+	L.Push(glua.LNumber(f))
+	return 1
+}
+
+// kubeAccuratePodRequirements computes the per-replica requirements of a
+// pod template exactly as the native GetReplicas does.
+func (m *module) accuratePodRequirements(L *glua.LState) int {
+	if L.GetTop() != 1 {
+		L.RaiseError("getPodRequirements only accepts one argument")
+	}
+	req, generic := m.podRequirements(L, 1)
+	L.Push(m.requirementsToLua(req, generic))
+	return 1
+}
+
+// kubeGetPodDependencies lists the ConfigMaps, Secrets, ServiceAccount and
+// PersistentVolumeClaims a pod template refers to, as the native
+// GetDependencies does; the namespace defaults to "default".
+func (m *module) getPodDependencies(L *glua.LState) int {
+	if L.GetTop() != 2 {
+		L.RaiseError("getPodDependencies only accepts two argument")
+	}
+	namespace := "default"
+	if L.Get(2) != glua.LNil {
+		namespace = L.CheckString(2)
+	}
+	deps := m.podDependencies(L, 1, namespace)
+	if len(deps) == 0 {
+		L.Push(glua.LNil)
+		return 1
+	}
+	L.Push(m.dependenciesToLua(L, deps))
+	return 1
+}
+
+// requirementsToLua converts requirements to g, what their JSON decodes
+// to, as a proxy remembering req.
+func (m *module) requirementsToLua(req *workv1alpha2.ReplicaRequirements, g map[string]any) glua.LValue {
+	if req == nil {
+		return glua.LNil
+	}
+	return m.st.TypedProxy(g, req)
+}
+
+// requirementsGeneric is the JSON form of req, built directly.
+func requirementsGeneric(L *glua.LState, req *workv1alpha2.ReplicaRequirements) map[string]any {
+	m := make(map[string]any, 4)
+	if nc := req.NodeClaim; nc != nil {
+		claim := make(map[string]any, 3)
+		if nc.HardNodeAffinity != nil {
+			claim["hardNodeAffinity"] = mustGeneric(L, nc.HardNodeAffinity)
+		}
+		if len(nc.NodeSelector) > 0 {
+			sel := make(map[string]any, len(nc.NodeSelector))
+			for k, v := range nc.NodeSelector {
+				sel[k] = v
+			}
+			claim["nodeSelector"] = sel
+		}
+		if len(nc.Tolerations) > 0 {
+			claim["tolerations"] = mustGeneric(L, nc.Tolerations)
+		}
+		m["nodeClaim"] = claim
+	}
+	if len(req.ResourceRequest) > 0 {
+		rr := make(map[string]any, len(req.ResourceRequest))
+		for name, q := range req.ResourceRequest {
+			rr[string(name)] = q.String()
+		}
+		m["resourceRequest"] = rr
+	}
+	if req.Namespace != "" {
+		m["namespace"] = req.Namespace
+	}
+	if req.PriorityClassName != "" {
+		m["priorityClassName"] = req.PriorityClassName
+	}
+	return m
+}
+
+// dependenciesToLua converts references to what their JSON decodes to, as
+// a proxy remembering deps.
+func (m *module) dependenciesToLua(L *glua.LState, deps []configv1alpha1.DependentObjectReference) glua.LValue {
+	list := make([]any, 0, len(deps))
+	for _, d := range deps {
+		m := make(map[string]any, 5)
+		m["apiVersion"], m["kind"] = d.APIVersion, d.Kind
+		if d.Namespace != "" {
+			m["namespace"] = d.Namespace
+		}
+		if d.Name != "" {
+			m["name"] = d.Name
+		}
+		if d.LabelSelector != nil {
+			m["labelSelector"] = mustGeneric(L, d.LabelSelector)
+		}
+		list = append(list, m)
+	}
+	return m.st.TypedProxy(list, deps)
+}
+
+func mustGeneric(L *glua.LState, v any) any {
+	g, err := convert.Generic(v)
+	if err != nil {
+		L.RaiseError("convert %T: %v", v, err)
+	}
+	return g
+}
