@@ -1,9 +1,11 @@
 package gracefuleviction
 
 import (
+	"encoding/json"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
@@ -75,17 +77,48 @@ func lifetime(task workv1alpha2.GracefulEvictionTask, timeout time.Duration) tim
 }
 
 // newPlacementHealthy reports whether every cluster of spec.clusters has
-// an aggregatedStatus item with health Healthy. An empty spec.clusters
-// counts as healthy (Karmada's rule).
+// an aggregatedStatus item with health Healthy that also shows the
+// replicas the cluster is now assigned (replicasReady). An empty
+// spec.clusters counts as healthy (Karmada's rule).
+//
+// Karmada checks health only. Health says nothing about the replica
+// count, and a surviving cluster usually still reports Healthy at its old
+// size while it scales up, so Karmada often drops the task (and deletes
+// the old copy) before the replacement replicas run (karmada#3736). The
+// replica check closes that gap for every kind whose status reports
+// replicas and readyReplicas.
 func newPlacementHealthy(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus) bool {
-	health := make(map[string]workv1alpha2.ResourceHealth, len(status.AggregatedStatus))
-	for _, item := range status.AggregatedStatus {
-		health[item.ClusterName] = item.Health
+	items := make(map[string]*workv1alpha2.AggregatedStatusItem, len(status.AggregatedStatus))
+	for i := range status.AggregatedStatus {
+		items[status.AggregatedStatus[i].ClusterName] = &status.AggregatedStatus[i]
 	}
 	for _, tc := range spec.Clusters {
-		if health[tc.Name] != workv1alpha2.ResourceHealthy {
+		item := items[tc.Name]
+		if item == nil || item.Health != workv1alpha2.ResourceHealthy || !replicasReady(item.Status, tc.Replicas) {
 			return false
 		}
 	}
 	return true
+}
+
+// replicasReady reports whether a collected status shows at least want
+// ready replicas. Only statuses with a numeric "replicas" field (the
+// workload kinds: Deployment, StatefulSet, ReplicaSet and the like) are
+// checked, against "readyReplicas" (absent means 0); others pass.
+func replicasReady(status *runtime.RawExtension, want int32) bool {
+	if want <= 0 || status == nil || len(status.Raw) == 0 {
+		return true
+	}
+	var counts struct {
+		Replicas      *float64 `json:"replicas"`
+		ReadyReplicas *float64 `json:"readyReplicas"`
+	}
+	if err := json.Unmarshal(status.Raw, &counts); err != nil || counts.Replicas == nil {
+		return true
+	}
+	ready := 0.0
+	if counts.ReadyReplicas != nil {
+		ready = *counts.ReadyReplicas
+	}
+	return ready >= float64(want) && *counts.Replicas >= float64(want)
 }

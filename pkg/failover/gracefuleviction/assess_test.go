@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -82,5 +83,44 @@ func TestAssessMissingItemKeeps(t *testing.T) {
 	a := assess(b, now, time.Minute)
 	if len(a.dropped) != 1 || a.dropped[0] != "member1" || len(a.kept) != 1 || a.requeueAfter != 31*time.Second {
 		t.Errorf("two tasks: %+v", a)
+	}
+}
+
+func TestAssessWaitsForTheNewReplicas(t *testing.T) {
+	// member2 is Healthy at its old size (1 ready) but now has 3 assigned:
+	// the task stays (Karmada would drop it).
+	b := evicting(workv1alpha2.ResourceHealthy, true, task("member1", at(-time.Second)))
+	b.Status.AggregatedStatus[1].Status = &runtime.RawExtension{Raw: []byte(`{"replicas":1,"readyReplicas":1}`)}
+	if a := assess(b, now, time.Minute); len(a.kept) != 1 {
+		t.Errorf("task dropped while member2 runs 1 of 3 replicas: %+v", a)
+	}
+	b.Status.AggregatedStatus[1].Status = &runtime.RawExtension{Raw: []byte(`{"replicas":3,"readyReplicas":3}`)}
+	if a := assess(b, now, time.Minute); len(a.dropped) != 1 {
+		t.Errorf("task kept although member2 runs 3 of 3: %+v", a)
+	}
+	// A status without replica counts (a kind without replicas) passes on
+	// health alone.
+	b.Status.AggregatedStatus[1].Status = &runtime.RawExtension{Raw: []byte(`{"phase":"Ready"}`)}
+	if a := assess(b, now, time.Minute); len(a.dropped) != 1 {
+		t.Errorf("task kept for a status without replica counts: %+v", a)
+	}
+}
+
+func TestReplicasReady(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want int32
+		ok   bool
+	}{
+		{`{"replicas":2}`, 2, false}, // readyReplicas omitted: 0
+		{`{"replicas":2,"readyReplicas":2}`, 2, true},
+		{`{"replicas":3,"readyReplicas":2}`, 3, false},
+		{`{"readyReplicas":5}`, 3, true}, // no replicas field: not a counted kind
+		{`not json`, 3, true},
+		{`{"replicas":2}`, 0, true},
+	} {
+		if got := replicasReady(&runtime.RawExtension{Raw: []byte(tc.raw)}, tc.want); got != tc.ok {
+			t.Errorf("replicasReady(%s, %d) = %v, want %v", tc.raw, tc.want, got, tc.ok)
+		}
 	}
 }
