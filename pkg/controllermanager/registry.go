@@ -43,6 +43,8 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "namespace", Setup: setupNamespaceSync},
 		{Name: "scheduler", Setup: setupScheduler},
 		{Name: "workStatus", Setup: setupWorkStatus},
+		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
+		{Name: "remedy", Setup: setupRemedy},
 	}}
 }
 
