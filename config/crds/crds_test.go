@@ -23,6 +23,7 @@ func TestAllDecodes(t *testing.T) {
 		"works.work.karmada.io": true, "clusters.cluster.karmada.io": true,
 		"resourceinterpretercustomizations.config.karmada.io": true, "resourceinterpreterwebhookconfigurations.config.karmada.io": true,
 		"workloadrebalancers.apps.karmada.io": true, "remedies.remedy.karmada.io": true,
+		"clustertaintpolicies.policy.karmada.io": true,
 	}
 	for _, crd := range all {
 		delete(want, crd.Name)

@@ -10,14 +10,9 @@ import "github.com/propel-mc/propel/pkg/commandline"
 var inactiveFlags = []commandline.Flag{
 	{Name: "cluster-api-context", Type: "string"},
 	{Name: "cluster-api-kubeconfig", Type: "string"},
-	{Name: "cluster-monitor-grace-period", Type: "duration", Default: "40s"},
-	{Name: "cluster-monitor-period", Type: "duration", Default: "5s"},
-	{Name: "cluster-startup-grace-period", Type: "duration", Default: "1m0s"},
 	{Name: "concurrent-cluster-propagation-policy-syncs", Type: "int", Default: "1"},
 	{Name: "concurrent-propagation-policy-syncs", Type: "int", Default: "1"},
-	{Name: "enable-taint-manager", Type: "bool", Default: "true"},
 	{Name: "federated-resource-quota-sync-period", Type: "duration", Default: "5m0s"},
-	{Name: "graceful-eviction-timeout", Type: "duration", Default: "10m0s"},
 	{Name: "horizontal-pod-autoscaler-cpu-initialization-period", Type: "duration", Default: "5m0s"},
 	{Name: "horizontal-pod-autoscaler-downscale-delay", Type: "duration", Default: "5m0s"},
 	{Name: "horizontal-pod-autoscaler-downscale-stabilization", Type: "duration", Default: "5m0s"},
@@ -30,7 +25,4 @@ var inactiveFlags = []commandline.Flag{
 	{Name: "rate-limiter-max-delay", Type: "duration", Default: "16m40s"},
 	{Name: "rate-limiter-qps", Type: "int", Default: "10"},
 	{Name: "resync-period", Type: "duration"},
-	{Name: "enable-no-execute-taint-eviction", Type: "bool"},
-	{Name: "no-execute-taint-eviction-purge-mode", Type: "string", Default: `"Gracefully"`},
-	{Name: "resource-eviction-rate", Type: "float32", Default: "0.5"},
 }

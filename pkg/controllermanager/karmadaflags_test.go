@@ -106,13 +106,14 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	logger := funcr.New(func(prefix, args string) { lines = append(lines, args) }, funcr.Options{})
 	o.warnInactive(logger)
 	all := strings.Join(lines, "\n")
-	for _, want := range []string{`"flag"="--enable-no-execute-taint-eviction"`, `"controller"="hpaScaleTargetMarker"`,
-		`"controller"="deploymentReplicasSyncer"`, `"featureGate"="Failover"`, `"featureGate"="WorkloadAffinity"`} {
+	for _, want := range []string{`"controller"="hpaScaleTargetMarker"`,
+		`"controller"="deploymentReplicasSyncer"`, `"featureGate"="WorkloadAffinity"`} {
 		if strings.Count(all, want) != 1 {
 			t.Errorf("warnings name %s %d times, want once:\n%s", want, strings.Count(all, want), all)
 		}
 	}
-	for _, implemented := range []string{"PropagationPolicyPreemption", "PropagateDeps", `"--v"`, "cluster-status-update-frequency", `"controller"="binding"`} {
+	for _, implemented := range []string{"PropagationPolicyPreemption", "PropagateDeps", `"--v"`, "cluster-status-update-frequency", `"controller"="binding"`,
+		"--enable-no-execute-taint-eviction", `"featureGate"="Failover"`} {
 		if strings.Contains(all, implemented) {
 			t.Errorf("warnings name %s, which Propel implements:\n%s", implemented, all)
 		}

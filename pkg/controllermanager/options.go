@@ -54,6 +54,24 @@ type Options struct {
 	ClusterSuccessThreshold      time.Duration
 	ClusterFailureThreshold      time.Duration
 	ClusterCacheSyncTimeout      time.Duration
+	// ClusterMonitorPeriod, ClusterMonitorGracePeriod and
+	// ClusterStartupGracePeriod drive the cluster controller's health
+	// monitor of Pull clusters (Ready turns Unknown after the grace).
+	ClusterMonitorPeriod      time.Duration
+	ClusterMonitorGracePeriod time.Duration
+	ClusterStartupGracePeriod time.Duration
+
+	// EnableTaintManager registers the taint manager (with gate Failover);
+	// EnableNoExecuteTaintEviction lets it evict; the purge mode applies to
+	// bindings without spec.failover.cluster. ResourceEvictionRate paces
+	// its eviction queues.
+	EnableTaintManager              bool
+	EnableNoExecuteTaintEviction    bool
+	NoExecuteTaintEvictionPurgeMode string
+	ResourceEvictionRate            float32
+	// GracefulEvictionTimeout is the lifetime of an eviction task without
+	// gracePeriodSeconds.
+	GracefulEvictionTimeout time.Duration
 	// EnableClusterResourceModeling collects nodeSummary and
 	// resourceSummary (and resource models) from the members.
 	EnableClusterResourceModeling bool
@@ -83,37 +101,44 @@ type Options struct {
 // NewOptions returns Karmada's defaults.
 func NewOptions() *Options {
 	return &Options{
-		Controllers:                   []string{"*"},
-		LeaderElect:                   true,
-		LeaderElectResourceName:       "karmada-controller-manager",
-		LeaderElectResourceNamespace:  "karmada-system",
-		LeaseDuration:                 15 * time.Second,
-		RenewDeadline:                 10 * time.Second,
-		RetryPeriod:                   2 * time.Second,
-		MetricsBindAddress:            ":8080",
-		MetricsSecure:                 true,
-		HealthProbeBindAddress:        ":10357",
-		ProfilingBindAddress:          ":6060",
-		KubeAPIQPS:                    40,
-		KubeAPIBurst:                  60,
-		ClusterAPIQPS:                 40,
-		ClusterAPIBurst:               60,
-		ClusterStatusUpdateFrequency:  10 * time.Second,
-		ClusterSuccessThreshold:       30 * time.Second,
-		ClusterFailureThreshold:       30 * time.Second,
-		ClusterCacheSyncTimeout:       2 * time.Minute,
-		EnableClusterResourceModeling: true,
-		ConcurrentClusterSyncs:        5,
-		ConcurrentBindingSyncs:        5,
-		ConcurrentClusterBindingSyncs: 5,
-		ConcurrentWorkSyncs:           5,
-		ConcurrentNamespaceSyncs:      1,
-		ConcurrentTemplateSyncs:       5,
-		ConcurrentDependentSyncs:      2,
-		SkippedPropagatingNamespaces:  []string{"kube-.*"},
-		SchedulerName:                 "default-scheduler",
-		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
-		FeatureGates:                  &features.Gates{},
+		Controllers:                     []string{"*"},
+		LeaderElect:                     true,
+		LeaderElectResourceName:         "karmada-controller-manager",
+		LeaderElectResourceNamespace:    "karmada-system",
+		LeaseDuration:                   15 * time.Second,
+		RenewDeadline:                   10 * time.Second,
+		RetryPeriod:                     2 * time.Second,
+		MetricsBindAddress:              ":8080",
+		MetricsSecure:                   true,
+		HealthProbeBindAddress:          ":10357",
+		ProfilingBindAddress:            ":6060",
+		KubeAPIQPS:                      40,
+		KubeAPIBurst:                    60,
+		ClusterAPIQPS:                   40,
+		ClusterAPIBurst:                 60,
+		ClusterStatusUpdateFrequency:    10 * time.Second,
+		ClusterSuccessThreshold:         30 * time.Second,
+		ClusterFailureThreshold:         30 * time.Second,
+		ClusterCacheSyncTimeout:         2 * time.Minute,
+		ClusterMonitorPeriod:            5 * time.Second,
+		ClusterMonitorGracePeriod:       40 * time.Second,
+		ClusterStartupGracePeriod:       60 * time.Second,
+		EnableTaintManager:              true,
+		NoExecuteTaintEvictionPurgeMode: "Gracefully",
+		ResourceEvictionRate:            0.5,
+		GracefulEvictionTimeout:         10 * time.Minute,
+		EnableClusterResourceModeling:   true,
+		ConcurrentClusterSyncs:          5,
+		ConcurrentBindingSyncs:          5,
+		ConcurrentClusterBindingSyncs:   5,
+		ConcurrentWorkSyncs:             5,
+		ConcurrentNamespaceSyncs:        1,
+		ConcurrentTemplateSyncs:         5,
+		ConcurrentDependentSyncs:        2,
+		SkippedPropagatingNamespaces:    []string{"kube-.*"},
+		SchedulerName:                   "default-scheduler",
+		InterpreterPrecedence:           string(resourceinterpreter.PrecedencePropel),
+		FeatureGates:                    &features.Gates{},
 	}
 }
 
@@ -142,6 +167,14 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.ClusterSuccessThreshold, "cluster-success-threshold", o.ClusterSuccessThreshold, "How long a member must be seen healthy before it is marked Ready.")
 	fs.DurationVar(&o.ClusterFailureThreshold, "cluster-failure-threshold", o.ClusterFailureThreshold, "How long a member must be seen unhealthy before it is marked not Ready.")
 	fs.DurationVar(&o.ClusterCacheSyncTimeout, "cluster-cache-sync-timeout", o.ClusterCacheSyncTimeout, "Longest wait for a member's node and pod informers to sync.")
+	fs.DurationVar(&o.ClusterMonitorPeriod, "cluster-monitor-period", o.ClusterMonitorPeriod, "How often the cluster controller checks that Pull clusters still post status (must be > 0).")
+	fs.DurationVar(&o.ClusterMonitorGracePeriod, "cluster-monitor-grace-period", o.ClusterMonitorGracePeriod, "How long a Pull cluster may go without posting status or renewing its Lease before its Ready condition turns Unknown (must be > 0).")
+	fs.DurationVar(&o.ClusterStartupGracePeriod, "cluster-startup-grace-period", o.ClusterStartupGracePeriod, "The same grace for a Pull cluster that never posted a Ready condition (must be > 0).")
+	fs.BoolVar(&o.EnableTaintManager, "enable-taint-manager", o.EnableTaintManager, "Run the taint manager (needs the Failover feature gate): bindings leave clusters with NoExecute taints they do not tolerate.")
+	fs.BoolVar(&o.EnableNoExecuteTaintEviction, "enable-no-execute-taint-eviction", o.EnableNoExecuteTaintEviction, "Let the taint manager evict; without it the taint manager does nothing.")
+	fs.StringVar(&o.NoExecuteTaintEvictionPurgeMode, "no-execute-taint-eviction-purge-mode", o.NoExecuteTaintEvictionPurgeMode, "Purge mode of taint evictions for bindings without spec.failover.cluster: Gracefully or Directly.")
+	fs.Float32Var(&o.ResourceEvictionRate, "resource-eviction-rate", o.ResourceEvictionRate, "Evictions per second each taint-manager worker performs at most (>= 0; 0 means one every 30 minutes).")
+	fs.DurationVar(&o.GracefulEvictionTimeout, "graceful-eviction-timeout", o.GracefulEvictionTimeout, "How long an eviction task without gracePeriodSeconds keeps the evicted copy at most.")
 	fs.BoolVar(&o.EnableClusterResourceModeling, "enable-cluster-resource-modeling", o.EnableClusterResourceModeling, "Collect members' nodes and pods into Cluster status (nodeSummary, resourceSummary, resource models) for the scheduler.")
 	fs.IntVar(&o.ConcurrentClusterSyncs, "concurrent-cluster-syncs", o.ConcurrentClusterSyncs, "Clusters reconciled concurrently.")
 	fs.IntVar(&o.ConcurrentBindingSyncs, "concurrent-resourcebinding-syncs", o.ConcurrentBindingSyncs, "ResourceBindings reconciled concurrently.")

@@ -70,3 +70,27 @@ func TestAllowHTTPMemberEndpointsOffByDefault(t *testing.T) {
 		t.Fatalf("--allow-http-member-endpoints: %v, %v", o.AllowHTTPMemberEndpoints, err)
 	}
 }
+
+func TestValidateFailoverFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--cluster-monitor-period=0s"}, "--cluster-monitor-period"},
+		{[]string{"--cluster-startup-grace-period=-1s"}, "--cluster-startup-grace-period"},
+		{[]string{"--resource-eviction-rate=-1"}, "--resource-eviction-rate"},
+		{[]string{"--no-execute-taint-eviction-purge-mode=Never"}, ""}, // validated only with the eviction on
+		{[]string{"--enable-no-execute-taint-eviction", "--no-execute-taint-eviction-purge-mode=Never"}, "Never"},
+		{[]string{"--enable-no-execute-taint-eviction", "--no-execute-taint-eviction-purge-mode=Directly"}, ""},
+	} {
+		o, err := parseFlags(tc.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = validateFailoverFlags(o)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: error %v, want one naming %q", tc.args, err, tc.want)
+		}
+	}
+}

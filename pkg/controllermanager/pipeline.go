@@ -16,7 +16,10 @@ import (
 )
 
 func setupCluster(_ context.Context, c *Context) error {
-	return lifecycle.New(lifecycle.Options{Workers: c.Options.ConcurrentClusterSyncs}).SetupWithManager(c.Manager)
+	return lifecycle.New(lifecycle.Options{
+		Workers: c.Options.ConcurrentClusterSyncs, MonitorPeriod: c.Options.ClusterMonitorPeriod,
+		MonitorGracePeriod: c.Options.ClusterMonitorGracePeriod, StartupGracePeriod: c.Options.ClusterStartupGracePeriod,
+	}).SetupWithManager(c.Manager)
 }
 
 func setupClusterStatus(_ context.Context, c *Context) error {

@@ -39,6 +39,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "bindingStatus", Setup: setupBindingStatus},
 		{Name: "cluster", Setup: setupCluster},
 		{Name: "clusterStatus", Setup: setupClusterStatus},
+		{Name: "clustertaintpolicy", Setup: setupClusterTaintPolicy},
 		{Name: "execution", Setup: setupExecution},
 		{Name: "namespace", Setup: setupNamespaceSync},
 		{Name: "scheduler", Setup: setupScheduler},

@@ -44,6 +44,9 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 	if err := registry.Validate(o.Controllers); err != nil {
 		return nil, nil, err
 	}
+	if err := validateFailoverFlags(o); err != nil {
+		return nil, nil, err
+	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load kubeconfig %q: %w", o.Kubeconfig, err)

@@ -70,7 +70,7 @@ var known = map[Gate]spec{
 	PropagationPolicyPreemption:       {enabled: false, stage: alpha, implemented: true},
 	CustomizedClusterResourceModeling: {enabled: true, stage: beta, implemented: true},
 	PriorityBasedScheduling:           {enabled: true, stage: beta, implemented: true},
-	Failover:                          {enabled: false, stage: beta},
+	Failover:                          {enabled: false, stage: beta, implemented: true},
 	GracefulEviction:                  {enabled: true, stage: beta},
 	MultiClusterService:               {enabled: false, stage: alpha},
 	ResourceQuotaEstimate:             {enabled: false, stage: alpha},

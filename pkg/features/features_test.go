@@ -114,12 +114,12 @@ func TestInactive(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := g.Inactive()
-	for _, want := range []Gate{Failover, MultiClusterService, WorkloadAffinity} {
+	for _, want := range []Gate{MultiClusterService, WorkloadAffinity} {
 		if !slices.Contains(got, want) {
 			t.Errorf("inactive %v lacks %s", got, want)
 		}
 	}
-	if slices.Contains(got, PropagationPolicyPreemption) {
+	if slices.Contains(got, PropagationPolicyPreemption) || slices.Contains(got, Failover) {
 		t.Errorf("implemented gate listed inactive: %v", got)
 	}
 }

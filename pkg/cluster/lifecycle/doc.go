@@ -4,7 +4,9 @@
 //   - the execution namespace karmada-es-<cluster>, labelled
 //     karmada.io/system=true;
 //   - the taints cluster.karmada.io/not-ready and cluster.karmada.io/unreachable
-//     (NoSchedule), derived from the Ready condition;
+//     (NoSchedule), derived from the Ready condition (NoExecute taints,
+//     which ClusterTaintPolicies or users add, are left alone apart from
+//     getting timeAdded when they lack it, as Karmada's Cluster API does);
 //   - the finalizer karmada.io/cluster-controller and the cleanup it guards:
 //     on an explicit Cluster deletion it deletes the execution namespace
 //     (and so the Works in it) and waits until no binding targets the

@@ -13,6 +13,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	clustertaints "github.com/propel-mc/propel/pkg/cluster/taints"
 )
 
 // The taints the controller manages. Karmada adds NoExecute variants only
@@ -68,6 +69,23 @@ func applyTaints(taints, add, remove []corev1.Taint, now time.Time) ([]corev1.Ta
 	return out, changed
 }
 
+// stampNoExecute sets timeAdded on the NoExecute taints that lack it
+// (taints is modified) and reports whether any did. Karmada's aggregated
+// Cluster API stamps them on every write; Cluster is a CRD here, so the
+// cluster controller does it, since NoExecute toleration times count from
+// timeAdded.
+func stampNoExecute(taints []corev1.Taint, now time.Time) bool {
+	stamped := false
+	for i := range taints {
+		if taints[i].Effect == corev1.TaintEffectNoExecute && taints[i].TimeAdded == nil {
+			stamp := metav1.NewTime(now)
+			taints[i].TimeAdded = &stamp
+			stamped = true
+		}
+	}
+	return stamped
+}
+
 func containsTaint(taints []corev1.Taint, t corev1.Taint) bool {
 	for i := range taints {
 		if taints[i].MatchTaint(&t) {
@@ -81,27 +99,21 @@ func containsTaint(taints []corev1.Taint, t corev1.Taint) bool {
 // different set of managed taints (a patch with optimistic locking).
 func (r *Reconciler) ensureTaints(ctx context.Context, cluster *clusterv1alpha1.Cluster) error {
 	add, remove := taintChange(cluster.Status.Conditions)
-	taints, changed := applyTaints(cluster.Spec.Taints, add, remove, time.Now())
+	now := time.Now()
+	taints, changed := applyTaints(cluster.Spec.Taints, add, remove, now)
+	if stampNoExecute(taints, now) {
+		changed = true
+	}
 	if !changed {
 		return nil
 	}
 	patch := client.MergeFromWithOptions(cluster.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	cluster.Spec.Taints = taints
 	if err := r.client.Patch(ctx, cluster, patch); err != nil {
-		r.recorder.Eventf(cluster, corev1.EventTypeWarning, EventReasonTaintClusterFailed,
-			"Failed to taint cluster(%s): %v", cluster.Name, boundedtext.Error(err))
+		r.recorder.Event(cluster, corev1.EventTypeWarning, EventReasonTaintClusterFailed, boundedtext.String(err.Error()))
 		return fmt.Errorf("cluster %s: update taints: %w", cluster.Name, err)
 	}
-	r.recorder.Eventf(cluster, corev1.EventTypeNormal, EventReasonTaintClusterSucceed,
-		"Taint cluster(%s) succeed: %s.", cluster.Name, taintKeys(taints))
-	log.FromContext(ctx).Info("updated cluster taints", "taints", taintKeys(taints))
+	r.recorder.Event(cluster, corev1.EventTypeNormal, EventReasonTaintClusterSucceed, "Taint cluster succeed: "+clustertaints.Summary(taints)+".")
+	log.FromContext(ctx).Info("updated cluster taints", "taints", clustertaints.Summary(taints))
 	return nil
-}
-
-func taintKeys(taints []corev1.Taint) []string {
-	keys := make([]string, 0, len(taints))
-	for _, t := range taints {
-		keys = append(keys, t.ToString())
-	}
-	return keys
 }

@@ -61,3 +61,22 @@ func TestTaintsFollowReadyCondition(t *testing.T) {
 		})
 	}
 }
+
+func TestStampNoExecute(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	earlier := metav1.NewTime(now.Add(-time.Hour))
+	taints := []corev1.Taint{
+		{Key: "a", Effect: corev1.TaintEffectNoExecute},
+		{Key: "b", Effect: corev1.TaintEffectNoExecute, TimeAdded: &earlier},
+		{Key: "c", Effect: corev1.TaintEffectNoSchedule},
+	}
+	if !stampNoExecute(taints, now) {
+		t.Fatal("nothing stamped")
+	}
+	if !taints[0].TimeAdded.Time.Equal(now) || !taints[1].TimeAdded.Time.Equal(earlier.Time) || taints[2].TimeAdded != nil {
+		t.Errorf("stamped %+v", taints)
+	}
+	if stampNoExecute(taints, now) {
+		t.Error("second pass stamped again")
+	}
+}

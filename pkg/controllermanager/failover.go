@@ -1,0 +1,50 @@
+package controllermanager
+
+import (
+	"context"
+	"fmt"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/cluster/taintpolicy"
+	"github.com/propel-mc/propel/pkg/features"
+)
+
+// setupClusterTaintPolicy starts the cluster-taint-policy controller when
+// the Failover gate is on (Karmada's "clustertaintpolicy").
+func setupClusterTaintPolicy(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.Failover) {
+		ctrl.Log.WithName("controller-manager").Info("cluster taint policy controller disabled", "featureGate", features.Failover)
+		return nil
+	}
+	return taintpolicy.New().SetupWithManager(c.Manager)
+}
+
+// validateFailoverFlags rejects the failover and cluster-monitor flag
+// values Karmada rejects.
+func validateFailoverFlags(o *Options) error {
+	for _, d := range []struct {
+		name string
+		v    interface{ Seconds() float64 }
+	}{
+		{"--cluster-monitor-period", o.ClusterMonitorPeriod},
+		{"--cluster-monitor-grace-period", o.ClusterMonitorGracePeriod},
+		{"--cluster-startup-grace-period", o.ClusterStartupGracePeriod},
+	} {
+		if d.v.Seconds() <= 0 {
+			return fmt.Errorf("%s must be greater than 0", d.name)
+		}
+	}
+	if o.ResourceEvictionRate < 0 {
+		return fmt.Errorf("--resource-eviction-rate must not be negative, got %v", o.ResourceEvictionRate)
+	}
+	if o.EnableNoExecuteTaintEviction {
+		switch policyv1alpha1.PurgeMode(o.NoExecuteTaintEvictionPurgeMode) {
+		case policyv1alpha1.PurgeModeGracefully, policyv1alpha1.PurgeModeDirectly:
+		default:
+			return fmt.Errorf("--no-execute-taint-eviction-purge-mode: %q is not Gracefully or Directly", o.NoExecuteTaintEvictionPurgeMode)
+		}
+	}
+	return nil
+}
