@@ -8,6 +8,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/cluster/taintpolicy"
+	"github.com/propel-mc/propel/pkg/failover/taintmanager"
 	"github.com/propel-mc/propel/pkg/features"
 )
 
@@ -19,6 +20,21 @@ func setupClusterTaintPolicy(_ context.Context, c *Context) error {
 		return nil
 	}
 	return taintpolicy.New().SetupWithManager(c.Manager)
+}
+
+// setupTaintManager starts the taint manager when the Failover gate and
+// --enable-taint-manager are both on.
+func setupTaintManager(_ context.Context, c *Context) error {
+	o := c.Options
+	if !o.FeatureGates.Enabled(features.Failover) || !o.EnableTaintManager {
+		ctrl.Log.WithName("controller-manager").Info("taint manager disabled", "featureGate", features.Failover,
+			"enableTaintManager", o.EnableTaintManager)
+		return nil
+	}
+	return taintmanager.New(taintmanager.Options{
+		EnableEviction: o.EnableNoExecuteTaintEviction, PurgeMode: policyv1alpha1.PurgeMode(o.NoExecuteTaintEvictionPurgeMode),
+		EvictionRate: o.ResourceEvictionRate, StatePreservation: o.FeatureGates.Enabled(features.StatefulFailoverInjection),
+	}).SetupWithManager(c.Manager)
 }
 
 // validateFailoverFlags rejects the failover and cluster-monitor flag

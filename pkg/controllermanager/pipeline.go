@@ -15,11 +15,16 @@ import (
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 )
 
-func setupCluster(_ context.Context, c *Context) error {
-	return lifecycle.New(lifecycle.Options{
+// setupCluster starts the cluster controller and, as in Karmada, the
+// taint manager under the same name ("cluster").
+func setupCluster(ctx context.Context, c *Context) error {
+	if err := lifecycle.New(lifecycle.Options{
 		Workers: c.Options.ConcurrentClusterSyncs, MonitorPeriod: c.Options.ClusterMonitorPeriod,
 		MonitorGracePeriod: c.Options.ClusterMonitorGracePeriod, StartupGracePeriod: c.Options.ClusterStartupGracePeriod,
-	}).SetupWithManager(c.Manager)
+	}).SetupWithManager(c.Manager); err != nil {
+		return err
+	}
+	return setupTaintManager(ctx, c)
 }
 
 func setupClusterStatus(_ context.Context, c *Context) error {

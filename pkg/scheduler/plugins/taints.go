@@ -47,6 +47,11 @@ func Tolerated(tolerations []corev1.Toleration, taint *corev1.Taint) bool {
 	return false
 }
 
+// Tolerates reports whether toleration t tolerates taint, with the
+// semantics of Tolerated (the taint manager picks the first toleration
+// that does, for its tolerationSeconds).
+func Tolerates(t *corev1.Toleration, taint *corev1.Taint) bool { return tolerates(t, taint) }
+
 func tolerates(t *corev1.Toleration, taint *corev1.Taint) bool {
 	if t.Effect != "" && t.Effect != taint.Effect {
 		return false
