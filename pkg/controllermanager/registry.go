@@ -45,6 +45,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "scheduler", Setup: setupScheduler},
 		{Name: "workStatus", Setup: setupWorkStatus},
 		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
+		{Name: "applicationFailover", Setup: setupApplicationFailover},
 		{Name: "remedy", Setup: setupRemedy},
 	}}
 }
