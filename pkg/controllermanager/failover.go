@@ -8,6 +8,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/cluster/taintpolicy"
+	"github.com/propel-mc/propel/pkg/failover/gracefuleviction"
 	"github.com/propel-mc/propel/pkg/failover/taintmanager"
 	"github.com/propel-mc/propel/pkg/features"
 )
@@ -35,6 +36,14 @@ func setupTaintManager(_ context.Context, c *Context) error {
 		EnableEviction: o.EnableNoExecuteTaintEviction, PurgeMode: policyv1alpha1.PurgeMode(o.NoExecuteTaintEvictionPurgeMode),
 		EvictionRate: o.ResourceEvictionRate, StatePreservation: o.FeatureGates.Enabled(features.StatefulFailoverInjection),
 	}).SetupWithManager(c.Manager)
+}
+
+// setupGracefulEviction starts the graceful-eviction controllers (RB and
+// CRB; Karmada's "gracefulEviction", on whatever the gates say).
+func setupGracefulEviction(_ context.Context, c *Context) error {
+	return gracefuleviction.SetupWithManager(c.Manager, gracefuleviction.Options{
+		Timeout: c.Options.GracefulEvictionTimeout, Workers: c.Options.ConcurrentBindingSyncs,
+	})
 }
 
 // validateFailoverFlags rejects the failover and cluster-monitor flag

@@ -41,6 +41,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "clusterStatus", Setup: setupClusterStatus},
 		{Name: "clustertaintpolicy", Setup: setupClusterTaintPolicy},
 		{Name: "execution", Setup: setupExecution},
+		{Name: "gracefulEviction", Setup: setupGracefulEviction},
 		{Name: "namespace", Setup: setupNamespaceSync},
 		{Name: "scheduler", Setup: setupScheduler},
 		{Name: "workStatus", Setup: setupWorkStatus},

@@ -113,4 +113,3 @@ type fixedDelay[T comparable] struct{ delay time.Duration }
 func (f *fixedDelay[T]) When(T) time.Duration { return f.delay }
 func (f *fixedDelay[T]) Forget(T)             {}
 func (f *fixedDelay[T]) NumRequeues(T) int    { return 0 }
-

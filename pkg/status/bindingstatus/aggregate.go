@@ -133,3 +133,41 @@ func itemsEqual(a, b []workv1alpha2.AggregatedStatusItem) bool {
 	}
 	return true
 }
+
+// templateItems are the items aggregated into the template's status:
+// every item except those of clusters the binding is being evicted from
+// (a graceful eviction task names them and they are no longer targets).
+// Their copy is kept, and reported in the binding's aggregatedStatus,
+// until the task ends, but its replicas were handed to other clusters:
+// counting both would report more replicas than the template asks for
+// (Karmada counts them; Propel does not).
+func templateItems(spec *workv1alpha2.ResourceBindingSpec, items []workv1alpha2.AggregatedStatusItem) []workv1alpha2.AggregatedStatusItem {
+	if len(spec.GracefulEvictionTasks) == 0 {
+		return items
+	}
+	targets := map[string]bool{}
+	for _, tc := range spec.Clusters {
+		targets[tc.Name] = true
+	}
+	for _, rb := range spec.RequiredBy {
+		for _, tc := range rb.Clusters {
+			targets[tc.Name] = true
+		}
+	}
+	evicted := map[string]bool{}
+	for _, task := range spec.GracefulEvictionTasks {
+		if !targets[task.FromCluster] {
+			evicted[task.FromCluster] = true
+		}
+	}
+	if len(evicted) == 0 {
+		return items
+	}
+	out := make([]workv1alpha2.AggregatedStatusItem, 0, len(items))
+	for _, item := range items {
+		if !evicted[item.ClusterName] {
+			out = append(out, item)
+		}
+	}
+	return out
+}

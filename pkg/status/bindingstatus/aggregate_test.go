@@ -126,3 +126,22 @@ func TestItemsEqual(t *testing.T) {
 		t.Fatal("differences missed")
 	}
 }
+
+func TestTemplateItemsLeaveOutEvictedClusters(t *testing.T) {
+	items := []workv1alpha2.AggregatedStatusItem{{ClusterName: "member1"}, {ClusterName: "member2"}, {ClusterName: "member3"}}
+	spec := &workv1alpha2.ResourceBindingSpec{
+		Clusters: []workv1alpha2.TargetCluster{{Name: "member2"}, {Name: "member3"}},
+		GracefulEvictionTasks: []workv1alpha2.GracefulEvictionTask{
+			{FromCluster: "member1", PurgeMode: policyv1alpha1.PurgeModeGracefully},
+			{FromCluster: "member3", PurgeMode: policyv1alpha1.PurgeModeGracefully}, // a target again (requiredBy or by hand): counted
+		},
+	}
+	got := templateItems(spec, items)
+	if len(got) != 2 || got[0].ClusterName != "member2" || got[1].ClusterName != "member3" {
+		t.Errorf("templateItems = %v, want member2 and member3", got)
+	}
+	spec.GracefulEvictionTasks = nil
+	if got := templateItems(spec, items); len(got) != 3 {
+		t.Errorf("without tasks: %v", got)
+	}
+}

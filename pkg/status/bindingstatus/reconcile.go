@@ -48,7 +48,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err := r.writeStatus(ctx, binding, items); err != nil {
 		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.kind.controllerName, req, err)
 	}
-	return reconcile.Result{}, r.syncTemplate(ctx, spec.Resource, items)
+	return reconcile.Result{}, r.syncTemplate(ctx, spec.Resource, templateItems(spec, items))
 }
 
 // collect lists the binding's live Works by its permanent id and turns
