@@ -88,8 +88,8 @@ func TestStockArguments(t *testing.T) {
 	var lines []string
 	o.warnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	all := strings.Join(lines, "\n")
-	if !strings.Contains(all, `"featureGate"="Failover"`) {
-		t.Errorf("no warning for the inactive gate Failover:\n%s", all)
+	if !strings.Contains(all, `"featureGate"="WorkloadAffinity"`) {
+		t.Errorf("no warning for the inactive gate WorkloadAffinity:\n%s", all)
 	}
 	if err := fs.Parse([]string{"--scheduler-estimator-prot=1"}); err == nil {
 		t.Error("a typo was accepted")

@@ -3,6 +3,7 @@ package failover
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,7 +166,8 @@ func TestClusterFailover(t *testing.T) {
 	// Give the scheduler's cluster cache a moment to see member3 without
 	// its taint (the test cannot observe that cache).
 	time.Sleep(2 * time.Second)
-	bindings := watchBinding(t, name)
+	history := &bindingHistory{}
+	bindings := watchBindingInto(t, name, history)
 
 	api := env.Member("member1").APIServer
 	stopped := time.Now()
@@ -264,6 +266,12 @@ func TestClusterFailover(t *testing.T) {
 		}
 		return len(rb.Spec.GracefulEvictionTasks) == 0, nil
 	}, harness.Timeout(time.Minute), logs)
+	harness.Eventually(t, "the watch sees the task end", func(context.Context) (bool, error) {
+		_, _, ended := history.writesDuringEviction()
+		return ended, nil
+	}, logs)
+	spec, other, _ := history.writesDuringEviction()
+	t.Logf("binding writes from the eviction to the end of its task: %d spec, %d status/metadata", spec, other)
 
 	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
@@ -287,9 +295,45 @@ func TestClusterFailover(t *testing.T) {
 	}
 }
 
-// watchBinding streams every version of the Deployment's binding until
-// the test ends.
-func watchBinding(t *testing.T, name string) <-chan *workv1alpha2.ResourceBinding {
+// bindingHistory records every version of a binding a watch delivers.
+type bindingHistory struct {
+	mu       sync.Mutex
+	versions []*workv1alpha2.ResourceBinding
+}
+
+// writesDuringEviction counts the versions (writes) of the binding from
+// the first one with an eviction task to the first one without after it
+// (ended tells whether that one was seen), split into spec writes
+// (generation changes) and the others (status, metadata).
+func (h *bindingHistory) writesDuringEviction() (spec, other int, ended bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	started := false
+	var prev *workv1alpha2.ResourceBinding
+	for _, rb := range h.versions {
+		if !started {
+			if len(rb.Spec.GracefulEvictionTasks) == 0 {
+				prev = rb
+				continue
+			}
+			started = true
+		}
+		if prev != nil && rb.Generation != prev.Generation {
+			spec++
+		} else {
+			other++
+		}
+		prev = rb
+		if len(rb.Spec.GracefulEvictionTasks) == 0 {
+			return spec, other, true
+		}
+	}
+	return spec, other, false
+}
+
+// watchBindingInto streams every version of the Deployment's binding
+// until the test ends, recording each in history.
+func watchBindingInto(t *testing.T, name string, history *bindingHistory) <-chan *workv1alpha2.ResourceBinding {
 	t.Helper()
 	wc, err := client.NewWithWatch(env.ControlPlane.Config, client.Options{Scheme: env.Client.Scheme()})
 	if err != nil {
@@ -306,6 +350,9 @@ func watchBinding(t *testing.T, name string) <-chan *workv1alpha2.ResourceBindin
 		defer close(out)
 		for ev := range w.ResultChan() {
 			if rb, ok := ev.Object.(*workv1alpha2.ResourceBinding); ok {
+				history.mu.Lock()
+				history.versions = append(history.versions, rb)
+				history.mu.Unlock()
 				out <- rb
 			}
 		}

@@ -179,10 +179,10 @@ func TestKarmadaStockArguments(t *testing.T) {
 	if !jsonLog(t, cm.LogPath, "hpaScaleTargetMarker", "no effect") {
 		t.Errorf("%s: no JSON warning naming hpaScaleTargetMarker", cm.LogPath)
 	}
-	if !jsonLog(t, cm.LogPath, "--enable-no-execute-taint-eviction", "no effect") {
-		t.Errorf("%s: no JSON warning naming --enable-no-execute-taint-eviction", cm.LogPath)
+	if !jsonLog(t, cm.LogPath, "WorkloadAffinity", "no effect") {
+		t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", cm.LogPath)
 	}
-	if !jsonLog(t, sched.LogPath, "Failover", "no effect") {
-		t.Errorf("%s: no JSON warning naming the Failover gate", sched.LogPath)
+	if !jsonLog(t, sched.LogPath, "WorkloadAffinity", "no effect") {
+		t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", sched.LogPath)
 	}
 }
