@@ -22,6 +22,7 @@ func TestAllDecodes(t *testing.T) {
 		"resourcebindings.work.karmada.io": true, "clusterresourcebindings.work.karmada.io": true,
 		"works.work.karmada.io": true, "clusters.cluster.karmada.io": true,
 		"resourceinterpretercustomizations.config.karmada.io": true, "resourceinterpreterwebhookconfigurations.config.karmada.io": true,
+		"workloadrebalancers.apps.karmada.io": true, "remedies.remedy.karmada.io": true,
 		"clustertaintpolicies.policy.karmada.io": true,
 	}
 	for _, crd := range all {

@@ -15,6 +15,8 @@ import (
 // must equal Karmada's, file for file, in ../shared/reference/karmada-crds.
 var karmadaIdenticalSchemas = []string{
 	"policy.karmada.io_clustertaintpolicies.yaml",
+	"apps.karmada.io_workloadrebalancers.yaml",
+	"remedy.karmada.io_remedies.yaml",
 }
 
 func TestSchemaEqualsKarmada(t *testing.T) {

@@ -7,9 +7,11 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
+	appsv1alpha1 "github.com/propel-mc/propel/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	remedyv1alpha1 "github.com/propel-mc/propel/pkg/apis/remedy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
@@ -20,6 +22,8 @@ var builder = runtime.SchemeBuilder{
 	policyv1alpha1.AddToScheme,
 	workv1alpha1.AddToScheme,
 	workv1alpha2.AddToScheme,
+	appsv1alpha1.AddToScheme,
+	remedyv1alpha1.AddToScheme,
 }
 
 // AddToScheme adds every Karmada group Propel serves.

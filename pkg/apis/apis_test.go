@@ -10,6 +10,8 @@ import (
 // so a change to how the packages build their schemes cannot drop one.
 func TestSchemeServesEveryKarmadaKind(t *testing.T) {
 	kinds := map[schema.GroupVersion][]string{
+		{Group: "apps.karmada.io", Version: "v1alpha1"}:    {"WorkloadRebalancer", "WorkloadRebalancerList"},
+		{Group: "remedy.karmada.io", Version: "v1alpha1"}:  {"Remedy", "RemedyList"},
 		{Group: "cluster.karmada.io", Version: "v1alpha1"}: {"Cluster", "ClusterList"},
 		{Group: "config.karmada.io", Version: "v1alpha1"}: {
 			"ResourceInterpreterCustomization", "ResourceInterpreterCustomizationList",

@@ -41,6 +41,10 @@ type Options struct {
 	// WorkWriters is how many Works of one binding are written at a time
 	// (default 8); Karmada writes them one after another.
 	WorkWriters int
+	// StatefulFailoverInjection is the gate of that name: the preserved
+	// labels of the last Directly eviction task go into the manifest for
+	// the new cluster (see preservedLabels).
+	StatefulFailoverInjection bool
 }
 
 // Controller runs the ResourceBinding and ClusterResourceBinding
@@ -99,7 +103,7 @@ func (c *Controller) defaultDeps(mgr ctrl.Manager) error {
 }
 
 func (c *Controller) setupKind(mgr ctrl.Manager, k *bindingKind) error {
-	r := &reconciler{Deps: c.deps, kind: k, writers: c.opts.WorkWriters}
+	r := &reconciler{Deps: c.deps, kind: k, writers: c.opts.WorkWriters, injectPreservedLabels: c.opts.StatefulFailoverInjection}
 	if r.Recorder == nil {
 		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		r.Recorder = mgr.GetEventRecorderFor(k.controllerName)

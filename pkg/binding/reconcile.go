@@ -33,6 +33,8 @@ type reconciler struct {
 	kind *bindingKind
 	// writers bounds the Works of one binding written at a time.
 	writers int
+	// injectPreservedLabels is the StatefulFailoverInjection gate.
+	injectPreservedLabels bool
 }
 
 // Reconcile brings the Works of one binding in line with it.

@@ -28,6 +28,9 @@ type renderer struct {
 	completions map[string]int64
 	// revise: the binding is a workload with a ReviseReplica hook.
 	revise bool
+	// preserved are the labels injected into the manifests
+	// (StatefulFailoverInjection), nil for none.
+	preserved *preserved
 }
 
 func newRenderer(interp Interpreter, b *binding, tmpl *unstructured.Unstructured, policies *overrides.Set, targets []workv1alpha2.TargetCluster) (*renderer, error) {
@@ -83,7 +86,8 @@ func (rd *renderer) workload(ctx context.Context, t workv1alpha2.TargetCluster) 
 // binding's into the manifest, and prepares the manifest.
 func (rd *renderer) desiredWork(logger logr.Logger, obj *unstructured.Unstructured, t workv1alpha2.TargetCluster, applied *overrides.Result) (*desiredWork, error) {
 	labels := rd.b.ownerLabels()
-	mergeInto(metaMap(obj, "labels"), labels)
+	manifestLabels := metaMap(obj, "labels")
+	mergeInto(manifestLabels, labels)
 	annotations := rd.b.ownerAnnotations()
 	manifestAnnotations := metaMap(obj, "annotations")
 	if gen := obj.GetGeneration(); gen > 0 {
@@ -94,6 +98,9 @@ func (rd *renderer) desiredWork(logger logr.Logger, obj *unstructured.Unstructur
 	annotations[names.ConflictResolutionAnnotation] = conflict
 	if err := recordApplied(annotations, applied); err != nil {
 		return nil, err
+	}
+	if rd.preserved.appliesTo(t.Name) {
+		mergeInto(manifestLabels, rd.preserved.labels)
 	}
 	d := &desiredWork{
 		cluster:     t.Name,

@@ -44,6 +44,9 @@ func (r *reconciler) ensureWorks(ctx context.Context, b *binding, tmpl *unstruct
 	if err != nil {
 		return 0, err
 	}
+	if r.injectPreservedLabels {
+		rd.preserved = preservedLabels(b.spec, targets)
+	}
 	jobs := make([]workJob, len(targets))
 	for i, t := range targets {
 		jobs[i] = r.renderTarget(ctx, rd, t)

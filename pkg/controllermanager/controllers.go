@@ -29,7 +29,10 @@ func setupBinding(_ context.Context, c *Context) error {
 		Templates: c.Templates, Interpreter: c.Interpreter,
 		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: c.Manager.GetEventRecorderFor("binding-controller"),
-	}, binding.Options{Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs})
+	}, binding.Options{
+		Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs,
+		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(features.StatefulFailoverInjection),
+	})
 	if err != nil {
 		return err
 	}

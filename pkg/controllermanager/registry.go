@@ -45,6 +45,9 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "namespace", Setup: setupNamespaceSync},
 		{Name: "scheduler", Setup: setupScheduler},
 		{Name: "workStatus", Setup: setupWorkStatus},
+		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
+		{Name: "applicationFailover", Setup: setupApplicationFailover},
+		{Name: "remedy", Setup: setupRemedy},
 	}}
 }
 

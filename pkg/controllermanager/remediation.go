@@ -1,0 +1,19 @@
+package controllermanager
+
+import (
+	"context"
+
+	"github.com/propel-mc/propel/pkg/rebalancer"
+	"github.com/propel-mc/propel/pkg/remedy"
+)
+
+// setupWorkloadRebalancer starts the WorkloadRebalancer controller
+// (Karmada's "workloadRebalancer"; no gate).
+func setupWorkloadRebalancer(_ context.Context, c *Context) error {
+	return rebalancer.New().SetupWithManager(c.Manager)
+}
+
+// setupRemedy starts the Remedy controller (Karmada's "remedy"; no gate).
+func setupRemedy(_ context.Context, c *Context) error {
+	return remedy.New().SetupWithManager(c.Manager)
+}
