@@ -17,7 +17,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newJoinCommand(), newUnjoinCommand(), newInterpretCommand(), newLocalUpCommand(), newLocalDownCommand(), newDemoCommand())
+	root.AddCommand(newJoinCommand(), newUnjoinCommand(), newInterpretCommand(), newLocalUpCommand(), newLocalDownCommand(), newDemoCommand(), newExplainCommand())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "propelctl:", err)
 		os.Exit(1)
