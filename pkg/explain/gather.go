@@ -3,6 +3,7 @@ package explain
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -232,6 +233,11 @@ func (g *gatherer) interpreter(ctx context.Context) {
 	for _, op := range customization.Operations() {
 		oa := OperationAnswer{Operation: string(op)}
 		a, err := g.src.Interpreter.Answerer(g.gvk, op)
+		if errors.Is(err, resourceinterpreter.ErrNoHook) {
+			oa.Layer = NoLayer
+			st.Operations = append(st.Operations, oa)
+			continue
+		}
 		if err != nil {
 			oa.Error = err.Error()
 			st.Operations = append(st.Operations, oa)

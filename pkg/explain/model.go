@@ -74,6 +74,10 @@ type InterpreterStage struct {
 	Operations []OperationAnswer `json:"operations"`
 }
 
+// NoLayer is the Layer of an operation no layer answers for the kind
+// (InterpretComponent has no native fallback).
+const NoLayer = "none"
+
 // OperationAnswer is one operation: its answering layer and hook, and for
 // operations explain runs on the template, the result or error.
 type OperationAnswer struct {
