@@ -73,28 +73,34 @@ type answerKey struct {
 
 // noteAnswer records who answered op for obj's GVK and, when that changed
 // since the previous call, counts it and records an Event on obj. The
-// first answer after start is not a change.
-func (i *Interpreter) noteAnswer(l layer.Layer, obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) {
-	gvk := obj.GroupVersionKind()
+// first answer after start is not a change. The unchanged case (almost
+// every call) is one hook lookup and one map read under a read lock.
+func (i *Interpreter) noteAnswer(l layer.Layer, obj *unstructured.Unstructured, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) {
 	a := answerOf(l, gvk, op)
 	key := answerKey{gvk: gvk, op: op}
-	if prev, ok := i.answers.Load(key); ok && prev.(Answer) == a {
+	i.answersMu.RLock()
+	prev, loaded := i.answers[key]
+	i.answersMu.RUnlock()
+	if loaded && prev == a {
 		return
 	}
 	i.answersMu.Lock()
-	prev, loaded := i.answers.Load(key)
-	if loaded && prev.(Answer) == a {
+	prev, loaded = i.answers[key]
+	if loaded && prev == a {
 		i.answersMu.Unlock()
 		return
 	}
-	i.answers.Store(key, a)
+	if i.answers == nil {
+		i.answers = map[answerKey]Answer{}
+	}
+	i.answers[key] = a
 	i.answersMu.Unlock()
 	g := gvkString(gvk)
 	answeringLayer.WithLabelValues(string(op), g, a.Layer).Set(1)
 	if !loaded {
 		return
 	}
-	was := prev.(Answer)
+	was := prev
 	if was.Layer != a.Layer {
 		answeringLayer.WithLabelValues(string(op), g, was.Layer).Set(0)
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
 )
 
@@ -95,5 +96,19 @@ func TestFailingCustomizationRecordsOneEventWithCount(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if ev := drain(rec.Events); len(ev) != 0 {
 		t.Fatalf("second event in one episode: %v", ev)
+	}
+}
+
+// BenchmarkNoteAnswer is the cost noteAnswer adds to every call when the
+// answering layer did not change (the common case): one HookName lookup
+// and one sync.Map read.
+func BenchmarkNoteAnswer(b *testing.B) {
+	var l layer.Layer = namedLayer{&fakeLayer{name: "customization", hooks: replicaHook}, "my-ric"}
+	i := New(l, &fakeLayer{name: "native", hooks: replicaHook})
+	obj := workload()
+	gvk := obj.GroupVersionKind()
+	b.ReportAllocs()
+	for b.Loop() {
+		i.noteAnswer(l, obj, gvk, configv1alpha1.InterpreterOperationInterpretReplica)
 	}
 }

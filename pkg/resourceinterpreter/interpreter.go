@@ -46,8 +46,8 @@ type Interpreter struct {
 
 	// answers is the last Answer per answerKey (see noteAnswer);
 	// answersMu serialises its changes.
-	answers   sync.Map
-	answersMu sync.Mutex
+	answers   map[answerKey]Answer
+	answersMu sync.RWMutex
 	// recorder and failures are set by RecordEvents.
 	recorder record.EventRecorder
 	failures *failureTracker
@@ -114,7 +114,7 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 	start := time.Now()
 	out, err := fn(l)
 	observe(op, l.Name(), gvk, time.Since(start), err)
-	i.noteAnswer(l, obj, op)
+	i.noteAnswer(l, obj, gvk, op)
 	if i.failures != nil {
 		if err != nil {
 			i.failures.failed(obj, err)
