@@ -41,13 +41,21 @@ func (i *Interpreter) Answerer(gvk schema.GroupVersionKind, op configv1alpha1.In
 	if err != nil {
 		return Answer{}, err
 	}
-	return answerOf(l, gvk, op), nil
+	if a := answerOf(l, gvk, op); a.Layer != "" {
+		return a, nil
+	}
+	return Answer{Layer: l.Name()}, nil
 }
 
+// answerOf names l's hook for op of gvk. A layer that names hooks but
+// names none for op (its configuration changed since it was picked) gives
+// the zero Answer.
 func answerOf(l layer.Layer, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) Answer {
 	a := Answer{Layer: l.Name()}
 	if n, ok := l.(hookNamer); ok {
-		a.Hook = n.HookName(gvk, op)
+		if a.Hook = n.HookName(gvk, op); a.Hook == "" {
+			return Answer{}
+		}
 	}
 	return a
 }

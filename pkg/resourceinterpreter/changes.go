@@ -71,12 +71,15 @@ type answerKey struct {
 	op  configv1alpha1.InterpreterOperation
 }
 
-// noteAnswer records who answered op for obj's GVK and, when that changed
-// since the previous call, counts it and records an Event on obj. The
-// first answer after start is not a change. The unchanged case (almost
-// every call) is one hook lookup and one map read under a read lock.
-func (i *Interpreter) noteAnswer(l layer.Layer, obj *unstructured.Unstructured, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) {
-	a := answerOf(l, gvk, op)
+// noteAnswer records a, who answers op for obj's GVK (named when the
+// layer was picked, before the call), and, when that changed since the
+// previous call, counts it and records an Event on obj. The first answer
+// after start is not a change. The unchanged case (almost every call) is
+// one map read under a read lock.
+func (i *Interpreter) noteAnswer(a Answer, obj *unstructured.Unstructured, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) {
+	if a.Layer == "" {
+		return // the configuration changed between the pick and the naming
+	}
 	key := answerKey{gvk: gvk, op: op}
 	i.answersMu.RLock()
 	prev, loaded := i.answers[key]

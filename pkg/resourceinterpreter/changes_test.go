@@ -109,6 +109,6 @@ func BenchmarkNoteAnswer(b *testing.B) {
 	gvk := obj.GroupVersionKind()
 	b.ReportAllocs()
 	for b.Loop() {
-		i.noteAnswer(l, obj, gvk, configv1alpha1.InterpreterOperationInterpretReplica)
+		i.noteAnswer(answerOf(l, gvk, configv1alpha1.InterpreterOperationInterpretReplica), obj, gvk, configv1alpha1.InterpreterOperationInterpretReplica)
 	}
 }

@@ -111,10 +111,11 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 		observe(op, "none", gvk, 0, err)
 		return zero, err
 	}
+	answer := answerOf(l, gvk, op)
 	start := time.Now()
 	out, err := fn(l)
 	observe(op, l.Name(), gvk, time.Since(start), err)
-	i.noteAnswer(l, obj, gvk, op)
+	i.noteAnswer(answer, obj, gvk, op)
 	if i.failures != nil {
 		if err != nil {
 			i.failures.failed(obj, err)

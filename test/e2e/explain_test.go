@@ -15,6 +15,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
@@ -25,6 +26,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/controlplaneclient"
 	"github.com/propel-mc/propel/pkg/explain"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -330,6 +332,45 @@ func TestExplainNamesWebhook(t *testing.T) {
 		_ = explain.Text(&text, x, explain.TextOptions{Now: time.Now()})
 		if !strings.Contains(text.String(), "InterpretReplica     webhook "+hook+`: {"replicas":3`) {
 			return false, fmt.Errorf("text does not name the webhook:\n%s", text.String())
+		}
+		return true, nil
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+
+	// A Lua customization for the kind, then the webhook removed: the
+	// customization answers now; the controller records the change once
+	// on the template, and explain names the customization.
+	ric := &configv1alpha1.ResourceInterpreterCustomization{}
+	readSample(t, "workload/customization.yaml", ric)
+	if err := env.Client.Create(ctx, ric); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Client.Delete(context.Background(), ric) })
+	if err := env.Client.Delete(ctx, riwc); err != nil {
+		t.Fatal(err)
+	}
+	harness.Eventually(t, "the controller records the layer change and explain names the customization", func(ctx context.Context) (bool, error) {
+		x, err := explain.Live(ctx, cp, "workloads.workload.example.io", wlName, "default", explain.LiveOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, op := range x.Interpreter.Operations {
+			if op.Operation == "InterpretReplica" && (op.Layer != "customization" || op.Hook != ric.Name) {
+				return false, fmt.Errorf("InterpretReplica answered by %q %q", op.Layer, op.Hook)
+			}
+		}
+		var evs corev1.EventList
+		if err := env.Client.List(ctx, &evs, client.InNamespace("default")); err != nil {
+			return false, err
+		}
+		n := 0
+		for _, e := range evs.Items {
+			if e.InvolvedObject.Name == wlName && e.Reason == resourceinterpreter.ReasonInterpreterLayerChanged &&
+				strings.Contains(e.Message, "InterpretReplica of workload.example.io/v1alpha1/Workload is now answered by customization "+ric.Name+" (was webhook "+hook+")") {
+				n++
+			}
+		}
+		if n != 1 {
+			return false, fmt.Errorf("%d InterpreterLayerChanged events for InterpretReplica, want 1", n)
 		}
 		return true, nil
 	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
