@@ -205,6 +205,11 @@ func (t *failureTracker) report(key failureKey, ep *failureEpisode) {
 		"%s fails for %d objects: %s", key.op, len(ep.failing), ep.firstErr)
 }
 
+// objectID tells objects apart: by UID (member copies of one template
+// share kind, namespace and name), else by kind and key.
 func objectID(obj *unstructured.Unstructured) string {
+	if uid := obj.GetUID(); uid != "" {
+		return string(uid)
+	}
 	return fmt.Sprintf("%s %s", obj.GroupVersionKind(), objectKey(obj))
 }

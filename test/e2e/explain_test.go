@@ -374,4 +374,48 @@ func TestExplainNamesWebhook(t *testing.T) {
 		}
 		return true, nil
 	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+	// The customization's replica script starts failing: one
+	// CustomizationFailing Event on the customization, however often the
+	// template is retried.
+	harness.Eventually(t, "break the replica script", func(ctx context.Context) (bool, error) {
+		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(ric), ric); err != nil {
+			return false, err
+		}
+		ric.Spec.Customizations.ReplicaResource.LuaScript = "function GetReplicas(desired)\n  return desired.spec.nothing.here, nil\nend"
+		return env.Client.Update(ctx, ric) == nil, nil
+	}, harness.LogsIn(env.LogDir))
+	failing := func(ctx context.Context) (*corev1.Event, error) {
+		var evs corev1.EventList
+		if err := env.Client.List(ctx, &evs, client.InNamespace("default")); err != nil {
+			return nil, err
+		}
+		var found *corev1.Event
+		for i, e := range evs.Items {
+			if e.InvolvedObject.Kind == "ResourceInterpreterCustomization" && e.InvolvedObject.Name == ric.Name && e.Reason == resourceinterpreter.ReasonCustomizationFailing {
+				if found != nil {
+					return nil, fmt.Errorf("two %s events: %q and %q", e.Reason, found.Message, e.Message)
+				}
+				found = &evs.Items[i]
+			}
+		}
+		return found, nil
+	}
+	harness.Eventually(t, "one CustomizationFailing event", func(ctx context.Context) (bool, error) {
+		e, err := failing(ctx)
+		if err != nil || e == nil {
+			return false, err
+		}
+		if !strings.Contains(e.Message, "InterpretReplica fails for 1 objects: ") || !strings.Contains(e.Message, ":2:") {
+			return false, fmt.Errorf("message %q", e.Message)
+		}
+		return true, nil
+	}, harness.Timeout(time.Minute), harness.LogsIn(env.LogDir))
+	// Retries go on (backoff capped at 5 s) and record nothing more.
+	harness.Consistently(t, "still one CustomizationFailing event, count 1", 12*time.Second, func(ctx context.Context) error {
+		e, err := failing(ctx)
+		if err == nil && (e == nil || e.Count != 1) {
+			err = fmt.Errorf("event %+v, want the one event with count 1", e)
+		}
+		return err
+	}, harness.LogsIn(env.LogDir))
 }
