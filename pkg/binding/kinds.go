@@ -10,45 +10,32 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
-// bindingKind is what differs between ResourceBindings and
-// ClusterResourceBindings.
+// bindingKind is what differs between the ResourceBinding and the
+// ClusterResourceBinding controllers; the bindings themselves are handled
+// through workv1alpha2.Binding.
 type bindingKind struct {
 	controllerName string
 	finalizer      string
-	newObject      func() client.Object
-	newList        func() client.ObjectList
-	// items returns the bindings of a list of this kind.
-	items func(client.ObjectList) []client.Object
+	namespaced     bool
 }
 
 var rbKind = &bindingKind{
 	controllerName: names.BindingControllerName,
 	finalizer:      names.BindingControllerFinalizer,
-	newObject:      func() client.Object { return &workv1alpha2.ResourceBinding{} },
-	newList:        func() client.ObjectList { return &workv1alpha2.ResourceBindingList{} },
-	items: func(l client.ObjectList) []client.Object {
-		list := l.(*workv1alpha2.ResourceBindingList)
-		out := make([]client.Object, len(list.Items))
-		for i := range list.Items {
-			out[i] = &list.Items[i]
-		}
-		return out
-	},
+	namespaced:     true,
 }
 
 var crbKind = &bindingKind{
 	controllerName: names.ClusterResourceBindingControllerName,
 	finalizer:      names.ClusterResourceBindingControllerFinalizer,
-	newObject:      func() client.Object { return &workv1alpha2.ClusterResourceBinding{} },
-	newList:        func() client.ObjectList { return &workv1alpha2.ClusterResourceBindingList{} },
-	items: func(l client.ObjectList) []client.Object {
-		list := l.(*workv1alpha2.ClusterResourceBindingList)
-		out := make([]client.Object, len(list.Items))
-		for i := range list.Items {
-			out[i] = &list.Items[i]
-		}
-		return out
-	},
+}
+
+// newObject returns an empty binding of this kind.
+func (k *bindingKind) newObject() workv1alpha2.Binding {
+	if k.namespaced {
+		return &workv1alpha2.ResourceBinding{}
+	}
+	return &workv1alpha2.ClusterResourceBinding{}
 }
 
 // binding is one ResourceBinding or ClusterResourceBinding, with the

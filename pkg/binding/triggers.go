@@ -32,13 +32,13 @@ func (r *reconciler) bindingsOfPolicy(ctx context.Context, obj client.Object) []
 	default:
 		return nil
 	}
-	list := r.kind.newList()
+	list := workv1alpha2.NewBindingList(r.kind.namespaced)
 	if err := r.Client.List(ctx, list, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
 		log.FromContext(ctx).Error(err, "cannot list bindings for an override policy change", "policy", client.ObjectKeyFromObject(obj))
 		return nil
 	}
 	var out []reconcile.Request
-	for _, b := range r.kind.items(list) {
+	for _, b := range list.Bindings() {
 		if len(selectors) == 0 || r.templateSelected(ctx, &r.kind.wrap(b).spec.Resource, selectors) {
 			out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: b.GetNamespace(), Name: b.GetName()}})
 		}

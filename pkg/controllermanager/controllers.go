@@ -70,10 +70,13 @@ func setupDetector(_ context.Context, c *Context) error {
 		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 		Recorder: c.Manager.GetEventRecorderFor("resource-detector"),
 	}, detector.Options{
-		SkippedPropagatingAPIs:       c.Options.SkippedPropagatingAPIs,
-		SkippedPropagatingNamespaces: c.Options.SkippedPropagatingNamespaces,
-		Workers:                      c.Options.ConcurrentTemplateSyncs,
-		PropagationPolicyPreemption:  c.Options.FeatureGates.Enabled(features.PropagationPolicyPreemption),
+		SkippedPropagatingAPIs:         c.Options.SkippedPropagatingAPIs,
+		SkippedPropagatingNamespaces:   c.Options.SkippedPropagatingNamespaces,
+		Workers:                        c.Options.ConcurrentTemplateSyncs,
+		PropagationPolicyPreemption:    c.Options.FeatureGates.Enabled(features.PropagationPolicyPreemption),
+		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
+		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(features.MultiplePodTemplatesScheduling),
+		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(features.ResourceQuotaEstimate),
 	})
 	if err != nil {
 		return err
@@ -127,8 +130,14 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 		return nil, err
 	}
 	c.reloaders = append(c.reloaders, wh, lua)
+	var nativeOpts []native.Option
+	if o.FeatureGates.Enabled(features.ResourceQuotaEstimate) {
+		// Karmada's native replica interpretation reports the pods'
+		// priorityClassName under this gate.
+		nativeOpts = append(nativeOpts, native.WithPriorityClassName())
+	}
 	layers, err := resourceinterpreter.Layers{
-		Webhook: wh, Customization: lua, Builtin: builtin.New(customization.Options{}), Native: native.New(),
+		Webhook: wh, Customization: lua, Builtin: builtin.New(customization.Options{}), Native: native.New(nativeOpts...),
 	}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
 	if err != nil {
 		return nil, err

@@ -44,6 +44,12 @@ type Options struct {
 	// off by default): policies with `preemption: Always` take over
 	// templates claimed by weaker policies (package preemption).
 	PropagationPolicyPreemption bool
+	// PriorityBasedScheduling, MultiplePodTemplatesScheduling and
+	// ResourceQuotaEstimate are the feature gates of those names (see
+	// templatecontroller.Options).
+	PriorityBasedScheduling        bool
+	MultiplePodTemplatesScheduling bool
+	ResourceQuotaEstimate          bool
 }
 
 // Deps are the detector's collaborators, usually from a controller-runtime
@@ -89,6 +95,9 @@ func New(deps Deps, opts Options) (*Detector, error) {
 			Policies: policyindex.New(), Interpreter: deps.Interpreter, Recorder: deps.Recorder,
 		}, templatecontroller.Options{
 			Workers: opts.Workers, DiscoveryInterval: opts.DiscoveryInterval, InterpreterRetryCap: opts.InterpreterRetryCap,
+			PriorityBasedScheduling:        opts.PriorityBasedScheduling,
+			MultiplePodTemplatesScheduling: opts.MultiplePodTemplatesScheduling,
+			ResourceQuotaEstimate:          opts.ResourceQuotaEstimate,
 		}),
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +28,7 @@ import (
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -56,7 +58,11 @@ func startDetector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	interp = testInterpreter(t)
+	lua := customization.New(customization.Options{})
+	if err := lua.Watch(context.Background(), mgr.GetCache()); err != nil {
+		t.Fatal(err)
+	}
+	interp = testInterpreter(t, lua)
 	// Karmada records core/v1 Events, which the deprecated recorder writes.
 	//lint:ignore SA1019 the detector's Deps take a record.EventRecorder
 	recorder := mgr.GetEventRecorderFor("resource-detector")
@@ -65,10 +71,11 @@ func startDetector(t *testing.T) {
 		Dynamic: dynamic.NewForConfigOrDie(cfg), Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg),
 		Mapper: mgr.GetRESTMapper(), Interpreter: interp,
 		Recorder: recorder,
-	}, Options{DiscoveryInterval: time.Second})
+	}, Options{DiscoveryInterval: time.Second, PriorityBasedScheduling: true, MultiplePodTemplatesScheduling: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lua.OnLoad(d.RequeueClaimed)
 	if err := d.SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
@@ -350,5 +357,48 @@ func TestPolicyReplacedKeepsPermanentID(t *testing.T) {
 		}
 		aff := rb.Spec.Placement.ClusterAffinity
 		return pol.Labels[names.PropagationPolicyPermanentIDLabel] == id && aff != nil && len(aff.ClusterNames) == 1, nil
+	})
+}
+
+// TestSchedulePriorityFromPriorityClass: under PriorityBasedScheduling (on
+// by default, as in Karmada) the binding carries the value of the
+// PriorityClass the policy's schedulePriority names.
+func TestSchedulePriorityFromPriorityClass(t *testing.T) {
+	startDetector(t)
+	ctx := context.Background()
+	pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "detector-test-high"}, Value: 100000}
+	if err := cl.Create(ctx, pc); err != nil {
+		t.Fatal(err)
+	}
+	pol := &policyv1alpha1.PropagationPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "prio"},
+		Spec: policyv1alpha1.PropagationSpec{
+			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "apps/v1", Kind: "Deployment", Name: "prio-web"}},
+			SchedulePriority:  &policyv1alpha1.SchedulePriority{PriorityClassSource: policyv1alpha1.KubePriorityClass, PriorityClassName: pc.Name},
+		},
+	}
+	if err := cl.Create(ctx, pol); err != nil {
+		t.Fatal(err)
+	}
+	deploy := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "prio-web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "prio-web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "prio-web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	}
+	if err := cl.Create(ctx, deploy); err != nil {
+		t.Fatal(err)
+	}
+	harness.Eventually(t, "binding prio-web-deployment with schedulePriority 100000", func(ctx context.Context) (bool, error) {
+		rb, err := getRB(ctx, "default", "prio-web-deployment")
+		if err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		return rb.Spec.SchedulePriority != nil && rb.Spec.SchedulePriority.Priority == pc.Value, nil
 	})
 }

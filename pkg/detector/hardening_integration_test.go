@@ -27,6 +27,7 @@ import (
 	"github.com/propel-mc/propel/pkg/detector/templatecontroller"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook/webhooktest"
@@ -117,15 +118,21 @@ func (p *panicOnce) GetReplicas(ctx context.Context, obj *unstructured.Unstructu
 	return p.next.GetReplicas(ctx, obj)
 }
 
+func (p *panicOnce) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
+	return p.next.GetComponents(ctx, obj)
+}
+
 func (p *panicOnce) timesPanicked() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.panicked)
 }
 
-// testInterpreter is the shared detector's interpreter.
-func testInterpreter(t *testing.T) *panicOnce {
-	return &panicOnce{next: resourceinterpreter.New(outageWebhookLayer(t), native.New()), panicked: map[string]bool{}}
+// testInterpreter is the shared detector's interpreter: the outage
+// webhook, the Lua customizations of the control plane (lua, which the
+// caller feeds) and the native layer.
+func testInterpreter(t *testing.T, lua *customization.Interpreter) *panicOnce {
+	return &panicOnce{next: resourceinterpreter.New(outageWebhookLayer(t), lua, native.New()), panicked: map[string]bool{}}
 }
 
 // logLines collects what the shared detector logs.

@@ -33,13 +33,18 @@ const (
 	// higher spec.schedulePriority first.
 	PriorityBasedScheduling Gate = "PriorityBasedScheduling"
 
+	// ResourceQuotaEstimate names the workload's namespace and its pods'
+	// priorityClassName in the bindings' replica requirements.
+	ResourceQuotaEstimate Gate = "ResourceQuotaEstimate"
+	// MultiplePodTemplatesScheduling fills the bindings' components from
+	// InterpretComponent; the estimators count complete component sets.
+	MultiplePodTemplatesScheduling Gate = "MultiplePodTemplatesScheduling"
+
 	Failover                       Gate = "Failover"
 	GracefulEviction               Gate = "GracefulEviction"
 	MultiClusterService            Gate = "MultiClusterService"
-	ResourceQuotaEstimate          Gate = "ResourceQuotaEstimate"
 	StatefulFailoverInjection      Gate = "StatefulFailoverInjection"
 	FederatedQuotaEnforcement      Gate = "FederatedQuotaEnforcement"
-	MultiplePodTemplatesScheduling Gate = "MultiplePodTemplatesScheduling"
 	ControllerPriorityQueue        Gate = "ControllerPriorityQueue"
 	WorkloadAffinity               Gate = "WorkloadAffinity"
 	SchedulingOvercommitProtection Gate = "SchedulingOvercommitProtection"
@@ -73,10 +78,10 @@ var known = map[Gate]spec{
 	Failover:                          {enabled: false, stage: beta},
 	GracefulEviction:                  {enabled: true, stage: beta},
 	MultiClusterService:               {enabled: false, stage: alpha},
-	ResourceQuotaEstimate:             {enabled: false, stage: alpha},
+	ResourceQuotaEstimate:             {enabled: false, stage: alpha, implemented: true},
 	StatefulFailoverInjection:         {enabled: false, stage: alpha},
 	FederatedQuotaEnforcement:         {enabled: false, stage: alpha},
-	MultiplePodTemplatesScheduling:    {enabled: false, stage: alpha},
+	MultiplePodTemplatesScheduling:    {enabled: false, stage: alpha, implemented: true},
 	ControllerPriorityQueue:           {enabled: true, stage: beta},
 	WorkloadAffinity:                  {enabled: false, stage: alpha},
 	SchedulingOvercommitProtection:    {enabled: false, stage: alpha},

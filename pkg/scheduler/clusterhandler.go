@@ -59,19 +59,12 @@ func (h *clusterHandler) Generic(context.Context, event.GenericEvent, queue) {}
 // is absent or matches one of clusters, and every binding using
 // clusterAffinities whose generation the scheduler has not observed yet.
 func (s *Scheduler) requeueAffected(ctx context.Context, q queue, clusters ...*clusterv1alpha1.Cluster) {
-	var rbs workv1alpha2.ResourceBindingList
-	var crbs workv1alpha2.ClusterResourceBindingList
-	if err := s.client.List(ctx, &rbs, client.UnsafeDisableDeepCopy); err != nil {
-		logf.FromContext(ctx).Error(err, "list ResourceBindings to requeue after a cluster change", "cluster", klog.KRef("", clusters[0].Name))
+	bindings, err := workv1alpha2.ListBindings(ctx, s.client, "", true, client.UnsafeDisableDeepCopy)
+	if err != nil {
+		logf.FromContext(ctx).Error(err, "list bindings to requeue after a cluster change", "cluster", klog.KRef("", clusters[0].Name))
 	}
-	if err := s.client.List(ctx, &crbs, client.UnsafeDisableDeepCopy); err != nil {
-		logf.FromContext(ctx).Error(err, "list ClusterResourceBindings to requeue after a cluster change", "cluster", klog.KRef("", clusters[0].Name))
-	}
-	for i := range rbs.Items {
-		s.requeueIfAffected(q, &rbs.Items[i], clusters)
-	}
-	for i := range crbs.Items {
-		s.requeueIfAffected(q, &crbs.Items[i], clusters)
+	for _, b := range bindings {
+		s.requeueIfAffected(q, b, clusters)
 	}
 }
 

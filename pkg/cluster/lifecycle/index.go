@@ -13,16 +13,9 @@ import (
 // targetedByBindings reports whether any binding still lists cluster in
 // spec.clusters.
 func (r *Reconciler) targetedByBindings(ctx context.Context, cluster string) (bool, error) {
-	rbs := &workv1alpha2.ResourceBindingList{}
-	if err := r.client.List(ctx, rbs, client.MatchingFields{index.BindingByTargetCluster: cluster}, client.Limit(1)); err != nil {
-		return false, fmt.Errorf("cluster %s: list resourcebindings: %w", cluster, err)
+	bindings, err := workv1alpha2.ListBindings(ctx, r.client, "", true, client.MatchingFields{index.BindingByTargetCluster: cluster}, client.Limit(1))
+	if err != nil {
+		return false, fmt.Errorf("cluster %s: %w", cluster, err)
 	}
-	if len(rbs.Items) > 0 {
-		return true, nil
-	}
-	crbs := &workv1alpha2.ClusterResourceBindingList{}
-	if err := r.client.List(ctx, crbs, client.MatchingFields{index.BindingByTargetCluster: cluster}, client.Limit(1)); err != nil {
-		return false, fmt.Errorf("cluster %s: list clusterresourcebindings: %w", cluster, err)
-	}
-	return len(crbs.Items) > 0, nil
+	return len(bindings) > 0, nil
 }

@@ -9,15 +9,16 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
-	"github.com/propel-mc/propel/pkg/detector/templatecontroller"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -36,7 +37,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err := r.ensureIdentity(ctx, obj, p); err != nil {
 		return reconcile.Result{}, err
 	}
-	bindings, err := templatecontroller.ListBindings(ctx, r.Client, p.Cluster, p.Namespace, client.MatchingLabels{policyindex.ClaimBy(p).LabelKey(): p.ID})
+	bindings, err := workv1alpha2.ListBindings(ctx, r.Client, p.Namespace, p.Cluster, client.MatchingLabels{policyindex.ClaimBy(p).LabelKey(): p.ID})
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -92,28 +93,28 @@ func (r *Reconciler) ensureIdentity(ctx context.Context, obj client.Object, p *p
 // that): the bindings it claimed still carry the id next to its name, and
 // keeping it keeps those claims valid.
 func (r *Reconciler) previousID(ctx context.Context, p *policyindex.Policy) string {
-	rbs := &workv1alpha2.ResourceBindingList{}
-	var opts []client.ListOption
-	if !p.Cluster {
-		opts = append(opts, client.InNamespace(p.Namespace))
-	}
-	if err := r.Client.List(ctx, rbs, opts...); err != nil {
+	// A ClusterPropagationPolicy claims ResourceBindings in any namespace
+	// and ClusterResourceBindings; a PropagationPolicy only the
+	// ResourceBindings of its namespace.
+	bindings, err := workv1alpha2.ListBindings(ctx, r.Client, p.Namespace, p.Cluster)
+	if err != nil {
+		log.FromContext(ctx).Error(err, "recover the permanent id of a policy", "policy", klog.KRef(p.Namespace, p.Name))
 		return ""
 	}
-	for _, rb := range rbs.Items {
-		a := rb.Annotations
+	for _, b := range bindings {
+		a := b.GetAnnotations()
 		if p.Cluster && a[names.ClusterPropagationPolicyNameAnnotation] == p.Name {
-			return rb.Labels[names.ClusterPropagationPolicyPermanentIDLabel]
+			return b.GetLabels()[names.ClusterPropagationPolicyPermanentIDLabel]
 		}
 		if !p.Cluster && a[names.PropagationPolicyNamespaceAnnotation] == p.Namespace && a[names.PropagationPolicyNameAnnotation] == p.Name {
-			return rb.Labels[names.PropagationPolicyPermanentIDLabel]
+			return b.GetLabels()[names.PropagationPolicyPermanentIDLabel]
 		}
 	}
 	return ""
 }
 
 // releaseUnselected drops p's claim from templates it no longer selects.
-func (r *Reconciler) releaseUnselected(ctx context.Context, p *policyindex.Policy, bindings []client.Object) error {
+func (r *Reconciler) releaseUnselected(ctx context.Context, p *policyindex.Policy, bindings []workv1alpha2.Binding) error {
 	for _, b := range bindings {
 		t, err := r.TemplateData.Lookup(ctx, templateKeyOf(b))
 		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
@@ -136,8 +137,8 @@ func (r *Reconciler) releaseUnselected(ctx context.Context, p *policyindex.Polic
 	return nil
 }
 
-func templateKeyOf(b client.Object) templatecache.Key {
-	ref := templatecontroller.SpecOf(b).Resource
+func templateKeyOf(b workv1alpha2.Binding) templatecache.Key {
+	ref := b.BindingSpec().Resource
 	gv, _ := schema.ParseGroupVersion(ref.APIVersion)
 	return templatecache.Key{GVK: gv.WithKind(ref.Kind), Namespace: ref.Namespace, Name: ref.Name}
 }

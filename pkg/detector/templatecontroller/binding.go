@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/google/uuid"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/names"
@@ -30,7 +33,7 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 		// without a read first. Only a cache lagging behind a binding
 		// created moments ago costs a failed create and a read, whose
 		// result (or error) replaces the cache's NotFound.
-		created, createErr := r.createBinding(ctx, obj, p, existing.DeepCopyObject().(client.Object), desired)
+		created, createErr := r.createBinding(ctx, obj, p, existing.DeepCopyObject().(workv1alpha2.Binding), desired)
 		if !apierrors.IsAlreadyExists(createErr) || r.apiReader == nil {
 			return created, createErr
 		}
@@ -44,9 +47,9 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 	if owner := metav1.GetControllerOf(existing); owner != nil && owner.UID != obj.GetUID() {
 		return false, fmt.Errorf("binding %s is owned by another %s (uid %s); waiting for it to be garbage collected", existing.GetName(), owner.Kind, owner.UID)
 	}
-	updated := existing.DeepCopyObject().(client.Object)
+	updated := existing.DeepCopyObject().(workv1alpha2.Binding)
 	setBindingMeta(updated, obj, p)
-	mergeSpec(SpecOf(updated), desired)
+	mergeSpec(updated.BindingSpec(), desired, updated.Namespaced())
 	if equality.Semantic.DeepEqual(existing, updated) {
 		return false, nil
 	}
@@ -58,15 +61,47 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 
 // createBinding creates b as the template's binding and reports whether it
 // did; an AlreadyExists error is returned unwrapped-compatible (%w).
-func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b client.Object, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
+func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b workv1alpha2.Binding, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
 	b.SetNamespace(obj.GetNamespace())
 	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
 	setBindingMeta(b, obj, p)
-	*SpecOf(b) = *desired
+	*b.BindingSpec() = *desired
 	if err := r.client.Create(ctx, b); err != nil {
 		return false, fmt.Errorf("create binding %s: %w", b.GetName(), err)
 	}
 	return true, nil
+}
+
+// getBinding returns the ResourceBinding (namespaced template) or
+// ClusterResourceBinding of a template, from the cache. On error the
+// returned object is still an empty binding with the key set.
+func (r *Reconciler) getBinding(ctx context.Context, obj *unstructured.Unstructured) (workv1alpha2.Binding, error) {
+	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: names.BindingName(obj.GetKind(), obj.GetName())}
+	b := workv1alpha2.NewBindingFor(key)
+	b.SetNamespace(key.Namespace)
+	b.SetName(key.Name)
+	return b, r.client.Get(ctx, key, b)
+}
+
+// setBindingMeta merges the claim, the binding's permanent id, the
+// controller reference to the template and the binding controller's
+// finalizer into b.
+func setBindingMeta(b workv1alpha2.Binding, obj *unstructured.Unstructured, p *policyindex.Policy) {
+	policyindex.SetClaim(b, p)
+	if workv1alpha2.PermanentID(b) == "" {
+		labels := b.GetLabels()
+		labels[b.PermanentIDLabel()] = uuid.NewString()
+		b.SetLabels(labels)
+	}
+	finalizer := names.BindingControllerFinalizer
+	if !b.Namespaced() {
+		finalizer = names.ClusterResourceBindingControllerFinalizer
+	}
+	controllerutil.AddFinalizer(b, finalizer)
+	b.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}})
 }
 
 // desiredSpec is the part of the binding spec the detector owns.
@@ -90,25 +125,33 @@ func (r *Reconciler) desiredSpec(ctx context.Context, obj *unstructured.Unstruct
 	if ps.Suspension != nil {
 		spec.Suspension = &workv1alpha2.Suspension{Suspension: *ps.Suspension}
 	}
-	if r.interpreter.HookEnabled(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
-		replicas, reqs, err := r.interpreter.GetReplicas(ctx, obj)
+	if err := r.interpretWorkload(ctx, obj, spec); err != nil {
+		return nil, err
+	}
+	if r.opts.PriorityBasedScheduling && ps.SchedulePriority != nil && obj.GetNamespace() != "" {
+		priority, err := r.schedulePriority(ctx, ps.SchedulePriority)
 		if err != nil {
-			return nil, &interpreterError{op: configv1alpha1.InterpreterOperationInterpretReplica, err: err}
+			return nil, err
 		}
-		spec.Replicas, spec.ReplicaRequirements = replicas, reqs
+		spec.SchedulePriority = priority
 	}
 	return spec, nil
 }
 
 // mergeSpec overwrites the detector-owned fields of spec with desired and
-// merges suspension, keeping the binding-owned scheduling flag.
-func mergeSpec(spec, desired *workv1alpha2.ResourceBindingSpec) {
+// merges suspension, keeping the binding-owned scheduling flag. The
+// detector owns schedulePriority and workloadAffinityGroups of
+// ResourceBindings only (as in Karmada); those of a ClusterResourceBinding
+// are kept.
+func mergeSpec(spec, desired *workv1alpha2.ResourceBindingSpec, namespaced bool) {
 	spec.Resource = desired.Resource
 	spec.Replicas, spec.ReplicaRequirements, spec.Components = desired.Replicas, desired.ReplicaRequirements, desired.Components
 	spec.PropagateDeps = desired.PropagateDeps
 	spec.SchedulerName, spec.Placement, spec.Failover = desired.SchedulerName, desired.Placement, desired.Failover
 	spec.ConflictResolution, spec.PreserveResourcesOnDeletion = desired.ConflictResolution, desired.PreserveResourcesOnDeletion
-	spec.SchedulePriority, spec.WorkloadAffinityGroups = desired.SchedulePriority, desired.WorkloadAffinityGroups
+	if namespaced {
+		spec.SchedulePriority, spec.WorkloadAffinityGroups = desired.SchedulePriority, desired.WorkloadAffinityGroups
+	}
 	spec.Suspension = mergeSuspension(spec.Suspension, desired.Suspension)
 }
 

@@ -34,6 +34,10 @@ func (noReplicas) GetReplicas(context.Context, *unstructured.Unstructured) (int3
 	return 0, nil, errors.New("not called")
 }
 
+func (noReplicas) GetComponents(context.Context, *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
+	return nil, errors.New("not called")
+}
+
 // laggingCache is a reconciler whose cached client has no binding while
 // the API server has one (create conflicts); live answers the fallback read.
 func laggingCache(t *testing.T, live client.Reader) *Reconciler {

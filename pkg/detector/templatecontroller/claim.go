@@ -17,6 +17,7 @@ func (r *Reconciler) claim(ctx context.Context, obj *unstructured.Unstructured, 
 	if policyindex.Claimed(obj, p) {
 		return obj, nil
 	}
+	superseded := obj.GetResourceVersion()
 	obj = obj.DeepCopy()
 	policyindex.SetClaim(obj, p)
 	updated, err := r.templates.Update(ctx, obj)
@@ -24,7 +25,7 @@ func (r *Reconciler) claim(ctx context.Context, obj *unstructured.Unstructured, 
 		return nil, err
 	}
 	if k, ok := r.templates.KeyFor(updated.GroupVersionKind(), updated.GetNamespace(), updated.GetName()); ok {
-		r.ownClaims.wrote(k, updated.GetResourceVersion())
+		r.ownClaims.Remember(k, superseded, updated.GetResourceVersion(), struct{}{})
 	}
 	return updated, nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/writememo"
 )
 
 // Name is the controller's name (in logs and metrics).
@@ -37,6 +38,7 @@ type Key = templatecache.Key
 type ReplicaInterpreter interface {
 	HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) bool
 	GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error)
+	GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error)
 }
 
 // Deps are the controller's collaborators.
@@ -63,6 +65,17 @@ type Options struct {
 	// replicas the interpreter failed to answer (default 5s), so that it
 	// converges within seconds once a webhook answers again.
 	InterpreterRetryCap time.Duration
+
+	// Feature gates (Karmada's names) the binding spec depends on.
+
+	// PriorityBasedScheduling resolves a policy's schedulePriority into
+	// the ResourceBinding's (beta, on by default in Karmada).
+	PriorityBasedScheduling bool
+	// MultiplePodTemplatesScheduling fills the binding's components from
+	// InterpretComponent instead of replicas and requirements (alpha).
+	MultiplePodTemplatesScheduling bool
+	// ResourceQuotaEstimate fills replicaRequirements.namespace (alpha).
+	ResourceQuotaEstimate bool
 }
 
 // Reconciler is the template controller.
@@ -85,7 +98,11 @@ type Reconciler struct {
 	waiting   *waitingList
 	idWaiters *idWaiters
 	lazy      *lazyFlags
-	ownClaims *ownClaims
+	// ownClaims remembers the claims the controller wrote on templates
+	// until their update events arrive, so the claim's own event is not
+	// reconciled a second time (the reconcile that wrote it handled that
+	// state).
+	ownClaims *writememo.Memo[Key, struct{}]
 	failures  *failureLog
 }
 
@@ -106,7 +123,7 @@ func New(deps Deps, opts Options) *Reconciler {
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
 			workqueue.TypedRateLimitingQueueConfig[Key]{Name: Name}),
 		backoff: workqueue.DefaultTypedControllerRateLimiter[Key](),
-		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: newOwnClaims(),
+		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: writememo.New[Key, struct{}]("detector-claims"),
 		failures: newFailureLog(30 * time.Second),
 	}
 }

@@ -22,7 +22,12 @@ type interpreterError struct {
 	err error
 }
 
-func (e *interpreterError) Error() string { return fmt.Sprintf("interpret replicas: %v", e.err) }
+func (e *interpreterError) Error() string {
+	if e.op == configv1alpha1.InterpreterOperationInterpretComponent {
+		return fmt.Sprintf("interpret components: %v", e.err)
+	}
+	return fmt.Sprintf("interpret replicas: %v", e.err)
+}
 func (e *interpreterError) Unwrap() error { return e.err }
 
 func asInterpreterError(err error) (*interpreterError, bool) {

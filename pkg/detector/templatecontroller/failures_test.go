@@ -39,6 +39,10 @@ func (f *flakyInterpreter) HookEnabled(schema.GroupVersionKind, configv1alpha1.I
 	return true
 }
 
+func (f *flakyInterpreter) GetComponents(context.Context, *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
+	return nil, errors.New("no components")
+}
+
 func (f *flakyInterpreter) GetReplicas(context.Context, *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

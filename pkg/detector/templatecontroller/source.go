@@ -61,7 +61,7 @@ func (r *Reconciler) onTemplateUpdate(oldObj, newObj interface{}) {
 	if !ok {
 		return
 	}
-	if r.ownClaims.isOwn(k, n.ResourceVersion) {
+	if r.ownClaims.Observe(k, n.ResourceVersion) {
 		return
 	}
 	if o.Spec == n.Spec {
@@ -73,7 +73,7 @@ func (r *Reconciler) onTemplateUpdate(oldObj, newObj interface{}) {
 func (r *Reconciler) onTemplateDelete(obj interface{}) {
 	if k, ok := r.templates.KeyOf(obj); ok {
 		r.waiting.remove(k)
-		r.ownClaims.forget(k)
+		r.ownClaims.Forget(k)
 	}
 }
 

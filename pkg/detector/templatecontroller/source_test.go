@@ -139,7 +139,7 @@ func TestOwnClaimEventSkippedOnce(t *testing.T) {
 	setLabel(n, names.PropagationPolicyPermanentIDLabel, "new")
 	n.SetResourceVersion("200")
 	k := Key{GVK: n.GroupVersionKind(), Namespace: "default", Name: "web"}
-	d.ownClaims.wrote(k, "200")
+	d.ownClaims.Remember(k, "100", "200", struct{}{})
 	d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, n))
 	if d.queue.Len() != 0 {
 		t.Fatal("the detector's own claim was reconciled again")
@@ -147,6 +147,34 @@ func TestOwnClaimEventSkippedOnce(t *testing.T) {
 	d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, n))
 	if d.queue.Len() != 1 {
 		t.Fatal("the own-claim mark outlived its event")
+	}
+}
+
+// An event still showing the version the claim replaced (a user's change
+// the cache delivers late) is reconciled, and the claim's echo after it is
+// still recognised.
+func TestOwnClaimSurvivesOlderEvent(t *testing.T) {
+	d := newTestReconciler(t)
+	o := templatetest.DecodedDeployment(t, "web")
+	older := templatetest.DecodedDeployment(t, "web")
+	older.Object["spec"].(map[string]interface{})["replicas"] = int64(9)
+	older.SetResourceVersion("100")
+	k := Key{GVK: older.GroupVersionKind(), Namespace: "default", Name: "web"}
+	d.ownClaims.Remember(k, "100", "200", struct{}{})
+	d.onTemplateUpdate(templatetest.Cached(t, o), templatetest.Cached(t, older))
+	if d.queue.Len() != 1 {
+		t.Fatalf("the user's change before the claim was not reconciled (queue %d)", d.queue.Len())
+	}
+	own := older.DeepCopy()
+	setLabel(own, names.PropagationPolicyPermanentIDLabel, "new")
+	own.Object["spec"].(map[string]interface{})["replicas"] = int64(10)
+	own.SetResourceVersion("200")
+	got, _ := d.queue.Get()
+	d.queue.Done(got)
+	d.queue.Forget(got)
+	d.onTemplateUpdate(templatetest.Cached(t, older), templatetest.Cached(t, own))
+	if d.queue.Len() != 0 {
+		t.Fatal("the claim's echo after an older event was reconciled again")
 	}
 }
 

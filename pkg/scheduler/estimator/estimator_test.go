@@ -138,3 +138,54 @@ type fixed int64
 func (f fixed) MaxAvailableReplicas(*clusterv1alpha1.Cluster, *workv1alpha2.ReplicaRequirements) int64 {
 	return int64(f)
 }
+
+// component is one component of a multi-template workload with replicas
+// each requesting cpu.
+func component(name string, replicas int32, cpu string) workv1alpha2.Component {
+	return workv1alpha2.Component{Name: name, Replicas: replicas, ReplicaRequirements: &workv1alpha2.ComponentReplicaRequirements{
+		ResourceRequest: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}
+}
+
+// A job with a launcher (1 x 1 CPU) and workers (4 x 2 CPU) needs 9 CPUs
+// and 5 pods per set: the general estimator counts whole sets.
+func TestGeneralComponentSets(t *testing.T) {
+	job := []workv1alpha2.Component{component("launcher", 1, "1"), component("worker", 4, "2")}
+	for _, tt := range []struct {
+		name    string
+		cluster *clusterv1alpha1.Cluster
+		want    int64
+	}{
+		{"cpu bound: 20 CPUs hold 2 sets", st.Cluster("a", st.Resources("20", "64Gi", 110)), 2},
+		{"8 CPUs hold no set, though they hold 8 launchers", st.Cluster("b", st.Resources("8", "64Gi", 110)), 0},
+		{"pods bound: 12 pods hold 2 sets of 5", st.Cluster("c", st.Resources("100", "64Gi", 12)), 2},
+		{"no resource summary", st.Cluster("d"), 0},
+	} {
+		if got := (General{}).MaxAvailableComponentSets(tt.cluster, job); got != tt.want {
+			t.Errorf("%s: got %d sets, want %d", tt.name, got, tt.want)
+		}
+	}
+
+	clusters := []*clusterv1alpha1.Cluster{st.Cluster("a", st.Resources("20", "64Gi", 110)), st.Cluster("b", st.Resources("8", "64Gi", 110))}
+	spec := &workv1alpha2.ResourceBindingSpec{Components: job, Placement: &policyv1alpha1.Placement{}}
+	if got := Default().Estimate(clusters, spec); got[0] != 2 || got[1] != 0 {
+		t.Errorf("Estimate of a component binding = %v, want sets [2 0]", got)
+	}
+	// An estimator that only knows replicas has no opinion on sets.
+	if got := (&Set{Estimators: []Estimator{General{}, fixed(1000)}}).Estimate(clusters, spec); got[0] != 2 {
+		t.Errorf("a replicas-only estimator changed a set estimate: %v", got)
+	}
+	// 9 CPUs reserved on a: one set fewer.
+	reserved := &Set{Estimators: []Estimator{General{}}, Reservations: reservedOn{"a": {5, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("9")}}}}
+	if got := reserved.Estimate(clusters, spec); got[0] != 1 {
+		t.Errorf("reservations of one set: Estimate = %v, want 1 set on a", got)
+	}
+}
+
+type reservedOn map[string]struct {
+	pods int64
+	reqs corev1.ResourceList
+}
+
+func (r reservedOn) Reserved(cluster string) (int64, corev1.ResourceList) {
+	return r[cluster].pods, r[cluster].reqs
+}

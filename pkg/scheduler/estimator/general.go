@@ -38,6 +38,51 @@ func (g General) MaxAvailableReplicas(c *clusterv1alpha1.Cluster, req *workv1alp
 	return fromSummary(summary, req.ResourceRequest, allowedPods)
 }
 
+// MaxAvailableComponentSets implements ComponentSetEstimator: how many
+// complete sets of components fit in the cluster's free resources. A set
+// needs the sum of its components' pods and of their requests times
+// replicas; the bound is taken from the resource summary (resource models
+// describe nodes for one pod shape and are not used for sets).
+func (g General) MaxAvailableComponentSets(c *clusterv1alpha1.Cluster, components []workv1alpha2.Component) int64 {
+	summary := c.Status.ResourceSummary
+	if summary == nil {
+		return 0
+	}
+	allowedPods := available(summary, corev1.ResourcePods)
+	if allowedPods <= 0 {
+		return 0
+	}
+	setPods, setRequest := componentSet(components)
+	if setPods == 0 {
+		return allowedPods
+	}
+	return fromSummary(summary, setRequest, allowedPods/setPods)
+}
+
+// componentSet is what one complete set of components needs: its pods
+// and the sum of every replica's requests.
+func componentSet(components []workv1alpha2.Component) (pods int64, request corev1.ResourceList) {
+	request = corev1.ResourceList{}
+	for _, comp := range components {
+		if comp.Replicas <= 0 {
+			continue
+		}
+		pods += int64(comp.Replicas)
+		if comp.ReplicaRequirements == nil {
+			continue
+		}
+		for name, q := range comp.ReplicaRequirements.ResourceRequest {
+			total := q.DeepCopy()
+			total.Mul(int64(comp.Replicas))
+			if sum, ok := request[name]; ok {
+				total.Add(sum)
+			}
+			request[name] = total
+		}
+	}
+	return pods, request
+}
+
 // fromSummary bounds the replicas by each requested resource's
 // allocatable − allocated − allocating, and by allowedPods.
 func fromSummary(summary *clusterv1alpha1.ResourceSummary, request corev1.ResourceList, allowedPods int64) int64 {

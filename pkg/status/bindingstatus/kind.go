@@ -22,9 +22,7 @@ var resourceBindingKind = bindingKind{
 	controllerName: names.ResourceBindingStatusControllerName,
 	newBinding:     func() workv1alpha2.Binding { return &workv1alpha2.ResourceBinding{} },
 	bindingOf: func(work client.Object) (types.NamespacedName, bool) {
-		a := work.GetAnnotations()
-		key := types.NamespacedName{Namespace: a[names.ResourceBindingNamespaceAnnotation], Name: a[names.ResourceBindingNameAnnotation]}
-		return key, key.Namespace != "" && key.Name != ""
+		return workv1alpha2.BindingOfWork(work.GetAnnotations(), true)
 	},
 }
 
@@ -32,8 +30,7 @@ var clusterResourceBindingKind = bindingKind{
 	controllerName: names.ClusterResourceBindingStatusControllerName,
 	newBinding:     func() workv1alpha2.Binding { return &workv1alpha2.ClusterResourceBinding{} },
 	bindingOf: func(work client.Object) (types.NamespacedName, bool) {
-		key := types.NamespacedName{Name: work.GetAnnotations()[names.ClusterResourceBindingNameAnnotation]}
-		return key, key.Name != ""
+		return workv1alpha2.BindingOfWork(work.GetAnnotations(), false)
 	},
 }
 

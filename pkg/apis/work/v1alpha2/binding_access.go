@@ -1,6 +1,9 @@
 package v1alpha2
 
 import (
+	"context"
+	"fmt"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -91,6 +94,18 @@ func (crb *ClusterResourceBinding) WorkAnnotations() map[string]string {
 	return map[string]string{ClusterResourceBindingNameAnnotation: crb.Name}
 }
 
+// BindingOfWork is the inverse of WorkAnnotations: the key of the
+// ResourceBinding (namespaced) or ClusterResourceBinding that a Work's
+// annotations name, and false when they name none of that kind.
+func BindingOfWork(annotations map[string]string, namespaced bool) (types.NamespacedName, bool) {
+	if namespaced {
+		key := types.NamespacedName{Namespace: annotations[ResourceBindingNamespaceAnnotation], Name: annotations[ResourceBindingNameAnnotation]}
+		return key, key.Namespace != "" && key.Name != ""
+	}
+	key := types.NamespacedName{Name: annotations[ClusterResourceBindingNameAnnotation]}
+	return key, key.Name != ""
+}
+
 // PermanentID is the value of b's permanent-id label ("" before the
 // detector assigned it).
 func PermanentID(b Binding) string { return b.GetLabels()[b.PermanentIDLabel()] }
@@ -109,6 +124,73 @@ func NewBindingFor(key types.NamespacedName) Binding {
 		return &ClusterResourceBinding{}
 	}
 	return &ResourceBinding{}
+}
+
+// BindingList is what ResourceBindingList and ClusterResourceBindingList
+// have in common.
+// +kubebuilder:object:generate=false
+type BindingList interface {
+	metav1.ListInterface
+	runtime.Object
+
+	// Bindings returns the list's items as Bindings (pointers into the
+	// list).
+	Bindings() []Binding
+}
+
+var (
+	_ BindingList = &ResourceBindingList{}
+	_ BindingList = &ClusterResourceBindingList{}
+)
+
+// Bindings returns pointers to l.Items.
+func (l *ResourceBindingList) Bindings() []Binding {
+	out := make([]Binding, len(l.Items))
+	for i := range l.Items {
+		out[i] = &l.Items[i]
+	}
+	return out
+}
+
+// Bindings returns pointers to l.Items.
+func (l *ClusterResourceBindingList) Bindings() []Binding {
+	out := make([]Binding, len(l.Items))
+	for i := range l.Items {
+		out[i] = &l.Items[i]
+	}
+	return out
+}
+
+// NewBindingList returns an empty ResourceBindingList (namespaced) or
+// ClusterResourceBindingList.
+func NewBindingList(namespaced bool) BindingList {
+	if namespaced {
+		return &ResourceBindingList{}
+	}
+	return &ClusterResourceBindingList{}
+}
+
+// ListBindings lists the ResourceBindings of namespace ("" for every
+// namespace) and, when clusterScoped, every ClusterResourceBinding, each
+// list with opts.
+func ListBindings(ctx context.Context, c client.Reader, namespace string, clusterScoped bool, opts ...client.ListOption) ([]Binding, error) {
+	rbs := &ResourceBindingList{}
+	rbOpts := opts
+	if namespace != "" {
+		rbOpts = append(append([]client.ListOption{}, opts...), client.InNamespace(namespace))
+	}
+	if err := c.List(ctx, rbs, rbOpts...); err != nil {
+		return nil, fmt.Errorf("list %ss: %w", ResourceBindingKind, err)
+	}
+	out := rbs.Bindings()
+	if !clusterScoped {
+		return out, nil
+	}
+	crbs := &ClusterResourceBindingList{}
+	if err := c.List(ctx, crbs, opts...); err != nil {
+		return nil, fmt.Errorf("list %ss: %w", ClusterResourceBindingKind, err)
+	}
+	return append(out, crbs.Bindings()...), nil
 }
 
 // BindingName names b in messages and errors: "ResourceBinding ns/name"

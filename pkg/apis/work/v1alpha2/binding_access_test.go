@@ -1,7 +1,13 @@
 package v1alpha2
 
 import (
+	"context"
+	"slices"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,6 +74,14 @@ func TestBindingAccessors(t *testing.T) {
 				t.Errorf("%s: work annotation %s=%q, want %q", c.name, k, a[k], v)
 			}
 		}
+		// The Work's annotations lead back to the binding, and only for
+		// its own kind.
+		if key, ok := BindingOfWork(a, c.namespaced); !ok || key.Namespace != c.b.GetNamespace() || key.Name != c.b.GetName() {
+			t.Errorf("%s: BindingOfWork(%v) = %v, %v", c.name, a, key, ok)
+		}
+		if key, ok := BindingOfWork(a, !c.namespaced); ok {
+			t.Errorf("%s: BindingOfWork of the other kind = %v, want none", c.name, key)
+		}
 		// Spec and status are the object's own, not copies.
 		c.b.BindingSpec().Replicas = 7
 		c.b.BindingStatus().SchedulerObservedGeneration = 4
@@ -86,5 +100,43 @@ func TestBindingAccessors(t *testing.T) {
 	}
 	if _, ok := NewBindingFor(types.NamespacedName{Namespace: "ns", Name: "x"}).(*ResourceBinding); !ok {
 		t.Error("a namespaced key must address a ResourceBinding")
+	}
+}
+
+// ListBindings lists ResourceBindings of one namespace (or all) and, when
+// asked, the ClusterResourceBindings; the list options apply to both.
+func TestListBindings(t *testing.T) {
+	objs := []client.Object{
+		&ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "rb-a", Labels: map[string]string{"x": "1"}}},
+		&ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "b", Name: "rb-b", Labels: map[string]string{"x": "1"}}},
+		&ClusterResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "crb", Labels: map[string]string{"x": "1"}}},
+		&ClusterResourceBinding{ObjectMeta: metav1.ObjectMeta{Name: "crb-other"}},
+	}
+	scheme := runtime.NewScheme()
+	if err := AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+	for _, tc := range []struct {
+		namespace     string
+		clusterScoped bool
+		want          []string
+	}{
+		{"a", false, []string{"ResourceBinding a/rb-a"}},
+		{"", false, []string{"ResourceBinding a/rb-a", "ResourceBinding b/rb-b"}},
+		{"a", true, []string{"ResourceBinding a/rb-a", "ClusterResourceBinding crb"}},
+		{"", true, []string{"ResourceBinding a/rb-a", "ResourceBinding b/rb-b", "ClusterResourceBinding crb"}},
+	} {
+		bindings, err := ListBindings(context.Background(), c, tc.namespace, tc.clusterScoped, client.MatchingLabels{"x": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range bindings {
+			got = append(got, BindingName(b))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("ListBindings(%q, %v) = %v, want %v", tc.namespace, tc.clusterScoped, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,114 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/propel-mc/propel/pkg/apis"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/test/harness"
+)
+
+// TestPriorityBurstIntegration queues a burst of 50 low-priority bindings
+// and then one high-priority binding before the scheduler starts, on a
+// real API server, and reads the order in which the scheduler wrote its
+// decisions. With PriorityBasedScheduling the high-priority binding is
+// among the first scheduled; the same burst for a scheduler with the gate
+// off (another schedulerName) is served in arrival order, the high one
+// among the last: that is what the first check would catch without the
+// priority queue.
+func TestPriorityBurstIntegration(t *testing.T) {
+	env := harness.StartT(t, harness.Options{Members: []localenv.MemberOptions{}, NoControlPlaneControllers: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	capacity := map[string]int64{"big": 1000}
+	const low = 50
+	for _, prefix := range []string{"prio", "noprio"} {
+		createCapacityCluster(ctx, t, env.Client, prefix+"-big", 1000)
+		var objs []client.Object
+		for i := range low {
+			objs = append(objs, burstBinding(prefix, i, capacity))
+		}
+		if err := harness.CreateConcurrently(ctx, env.Client, 10, objs); err != nil {
+			t.Fatal(err)
+		}
+		// Created last, so arrival order serves it last.
+		high := burstBinding(prefix, 999, capacity)
+		high.Spec.SchedulePriority = &workv1alpha2.SchedulePriority{Priority: 1000}
+		if err := env.Client.Create(ctx, high); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var writes harness.WriteCounter
+	mgr, err := ctrl.NewManager(writes.Count(env.ControlPlane.Config, "karmada"), ctrl.Options{
+		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two workers each: the queue, not the worker count, must decide.
+	for _, o := range []Options{{SchedulerName: "prio", Workers: 2}, {SchedulerName: "noprio", Workers: 2, IgnorePriority: true}} {
+		s, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetupWithManager(mgr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() { _ = mgr.Start(ctx) }()
+	for _, prefix := range []string{"prio", "noprio"} {
+		harness.Eventually(t, fmt.Sprintf("%d %s bindings scheduled", low+1, prefix), func(ctx context.Context) (bool, error) {
+			list := &workv1alpha2.ResourceBindingList{}
+			if err := env.Client.List(ctx, list, client.InNamespace("default"), client.MatchingLabels{"burst": prefix}); err != nil {
+				return false, err
+			}
+			done := 0
+			for _, rb := range list.Items {
+				if meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.Scheduled) {
+					done++
+				}
+			}
+			return done == low+1, nil
+		}, harness.Timeout(2*time.Minute))
+	}
+
+	// position is the rank of the high-priority binding among the
+	// scheduler's first writes to each binding of the burst.
+	position := func(prefix string) int {
+		var order []string
+		for _, w := range writes.Since(0) {
+			name := strings.TrimSuffix(w.Path, "/status")
+			name = name[strings.LastIndex(name, "/")+1:]
+			if strings.HasPrefix(name, prefix+"-") && !slices.Contains(order, name) {
+				order = append(order, name)
+			}
+		}
+		if len(order) != low+1 {
+			t.Fatalf("%s: the scheduler wrote %d of the %d bindings: %v", prefix, len(order), low+1, order)
+		}
+		return slices.Index(order, prefix+"-999-deployment")
+	}
+	withGate, withoutGate := position("prio"), position("noprio")
+	t.Logf("high-priority binding scheduled at position %d of %d with PriorityBasedScheduling, %d without", withGate, low+1, withoutGate)
+	if withGate > 2 {
+		t.Errorf("with PriorityBasedScheduling the high-priority binding was scheduled at position %d of %d, want among the first 3", withGate, low+1)
+	}
+	if withoutGate < low/2 {
+		t.Errorf("without the gate the high-priority binding was scheduled at position %d: the burst does not exercise the queue", withoutGate)
+	}
+}
