@@ -29,6 +29,7 @@ type interpretOptions struct {
 	desiredReplica                        int64
 	check, listBuiltin                    bool
 	output                                string
+	replay                                replayOptions
 }
 
 func newInterpretCommand() *cobra.Command {
@@ -44,7 +45,14 @@ interpreters for third-party kinds, then the native ones.
 OP is one of interpretReplica, reviseReplica, retain, aggregateStatus,
 interpretStatus, interpretHealth, interpretDependency, interpretComponent
 (any case). --check compiles every rule (of the built-in interpreters
-without -f); --list-builtin prints the kinds and operations Propel ships.`,
+without -f); --list-builtin prints the kinds and operations Propel ships.
+
+--replay runs, on the live objects of a control plane, every operation
+the -f customizations define (or, with --webhook-url and --kind, the
+operations of a webhook not registered yet) with the new and with the
+active configuration, and prints per object and operation the answering
+layers, the differences and the errors, then "N objects: a same,
+b changed, c error". It exits non-zero when the new configuration errs.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -57,11 +65,15 @@ without -f); --list-builtin prints the kinds and operations Propel ships.`,
 	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "Replicas for reviseReplica.")
 	f.BoolVar(&o.check, "check", false, "Compile every rule and print PASS, UNSET or ERROR per rule.")
 	f.BoolVar(&o.listBuiltin, "list-builtin", false, "Print the kinds Propel's built-in interpreters cover and their operations.")
-	f.StringVarP(&o.output, "output", "o", "yaml", "Output format: yaml or json.")
+	f.StringVarP(&o.output, "output", "o", "yaml", "Output format: yaml or json (with --replay: text or json; yaml means text).")
+	o.replay.addFlags(f)
 	return cmd
 }
 
 func (o *interpretOptions) run(cmd *cobra.Command) error {
+	if o.replay.enabled {
+		return o.runReplay(cmd)
+	}
 	if o.output != "yaml" && o.output != "json" {
 		return fmt.Errorf("unknown output format %q (want yaml or json)", o.output)
 	}

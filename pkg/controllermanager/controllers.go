@@ -145,5 +145,8 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return resourceinterpreter.New(layers...), nil
+	ri := resourceinterpreter.New(layers...)
+	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+	ri.RecordEvents(mgr.GetEventRecorderFor("resource-interpreter"), 0)
+	return ri, nil
 }

@@ -25,6 +25,8 @@ import (
 	"github.com/propel-mc/propel/config/samples"
 	"github.com/propel-mc/propel/pkg/apis"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controlplaneclient"
+	"github.com/propel-mc/propel/pkg/explain"
 	"github.com/propel-mc/propel/pkg/localenv"
 )
 
@@ -70,7 +72,22 @@ func Demo(ctx context.Context, dir string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", s.title, err)
 		}
 	}
-	return nil
+	fmt.Fprintf(out, "\n== propelctl explain deployment/nginx -n default --kubeconfig %s\n", filepath.Join(dir, "karmada.kubeconfig"))
+	return d.explainNginx(ctx)
+}
+
+// explainNginx ends the demo with what `propelctl explain` shows of the
+// nginx Deployment.
+func (d *demo) explainNginx(ctx context.Context) error {
+	cp, err := controlplaneclient.New(d.cpCfg)
+	if err != nil {
+		return err
+	}
+	x, err := explain.Live(ctx, cp, "deployment", "nginx", "default", explain.LiveOptions{})
+	if err != nil {
+		return fmt.Errorf("explain deployment/nginx: %w", err)
+	}
+	return explain.Text(d.out, x, explain.TextOptions{Now: time.Now()})
 }
 
 func connect(kubeconfig string) (*rest.Config, client.Client, error) {

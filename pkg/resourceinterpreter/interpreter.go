@@ -10,11 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/record"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -41,6 +43,14 @@ type ResourceInterpreter interface {
 // which reports "not found" errors for kinds it does not know).
 type Interpreter struct {
 	layers []layer.Layer
+
+	// answers is the last Answer per answerKey (see noteAnswer);
+	// answersMu serialises its changes.
+	answers   map[answerKey]Answer
+	answersMu sync.RWMutex
+	// recorder and failures are set by RecordEvents.
+	recorder record.EventRecorder
+	failures *failureTracker
 }
 
 var _ ResourceInterpreter = (*Interpreter)(nil)
@@ -101,9 +111,18 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 		observe(op, "none", gvk, 0, err)
 		return zero, err
 	}
+	answer := answerOf(l, gvk, op)
 	start := time.Now()
 	out, err := fn(l)
 	observe(op, l.Name(), gvk, time.Since(start), err)
+	i.noteAnswer(answer, obj, gvk, op)
+	if i.failures != nil {
+		if err != nil {
+			i.failures.failed(obj, err)
+		} else {
+			i.failures.succeeded(l, obj, op)
+		}
+	}
 	if err != nil {
 		// A layer's error may carry text of a script's or webhook's choosing
 		// (error("..."), status.message): bounded before any caller logs it.

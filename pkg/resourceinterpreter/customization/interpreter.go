@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -196,4 +197,23 @@ func (i *Interpreter) InterpretHealth(ctx context.Context, obj *unstructured.Uns
 		return false, err
 	}
 	return i.vm.InterpretHealth(ctx, s, obj)
+}
+
+// HookName names the customization whose script answers op for gvk ("" when
+// none does); for InterpretDependency, every contributing customization,
+// comma-separated, in the order their scripts run.
+func (i *Interpreter) HookName(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) string {
+	c := i.cfg.Load()
+	if c == nil {
+		return ""
+	}
+	r, deps := c.lookup(gvk, op)
+	if r != nil {
+		return r.script.Name
+	}
+	names := make([]string, 0, len(deps))
+	for _, d := range deps {
+		names = append(names, d.script.Name)
+	}
+	return strings.Join(names, ",")
 }

@@ -98,3 +98,17 @@ func (i *Interpreter) hookFor(gvk schema.GroupVersionKind, op configv1alpha1.Int
 	}
 	return h, nil
 }
+
+// HookName names the webhook that answers op for gvk as
+// "<configuration>/<webhook>", "" when none does (or nothing is loaded).
+// explain and the facade's change events use it to say who answered.
+func (i *Interpreter) HookName(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) string {
+	s := i.current.Load()
+	if s == nil {
+		return ""
+	}
+	if h := s.match(gvk, op); h != nil {
+		return h.uid
+	}
+	return ""
+}
