@@ -35,7 +35,7 @@ func startBenchEstimators(b *testing.B) ([]*clusterv1alpha1.Cluster, *Estimator)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 	ips := loopbackIPs(benchClusters + 10)[10:]
-	lis, port := listenSamePort(&testing.T{}, ips)
+	lis, port := listenSamePort(b, ips)
 	clusters := make([]*clusterv1alpha1.Cluster, benchClusters)
 	var services []runtime.Object
 	for i := range clusters {

@@ -49,7 +49,7 @@ func loopbackIPs(n int) []string {
 }
 
 // listenSamePort listens on every ip at one common free port.
-func listenSamePort(t *testing.T, ips []string) ([]net.Listener, int) {
+func listenSamePort(t testing.TB, ips []string) ([]net.Listener, int) {
 	t.Helper()
 	for range 10 {
 		first, err := net.Listen("tcp", net.JoinHostPort(ips[0], "0"))
