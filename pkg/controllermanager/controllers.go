@@ -19,6 +19,8 @@ import (
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 	"github.com/propel-mc/propel/pkg/scheduler"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
 // setupBinding starts the ResourceBinding and ClusterResourceBinding
@@ -43,10 +45,19 @@ func setupBinding(_ context.Context, c *Context) error {
 // karmada-scheduler); disable it with --controllers=-scheduler to keep
 // karmada-scheduler during a migration.
 func setupScheduler(_ context.Context, c *Context) error {
+	var estimators []estimator.BatchEstimator
+	if o := c.Options.Estimator; o != nil && o.Enabled {
+		est := accurate.New(*o, c.Manager.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))
+		if err := c.Manager.Add(est); err != nil {
+			return err
+		}
+		estimators = append(estimators, est)
+	}
 	s, err := scheduler.New(scheduler.Options{
 		SchedulerName:         c.Options.SchedulerName,
 		DisableResourceModels: !c.Options.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
 		IgnorePriority:        !c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
+		Accurate:              estimators,
 	})
 	if err != nil {
 		return err

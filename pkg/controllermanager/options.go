@@ -14,6 +14,7 @@ import (
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
 // Options are the command-line options, named as karmada-controller-manager's.
@@ -86,7 +87,11 @@ type Options struct {
 	SkippedPropagatingAPIs       string
 	SkippedPropagatingNamespaces []string
 	SchedulerName                string
-	InterpreterPrecedence        string
+	// Estimator is the in-process scheduler's --enable-scheduler-estimator
+	// and its flags (karmada-scheduler's; karmada-controller-manager has
+	// no scheduler and no such flags).
+	Estimator             *accurate.Options
+	InterpreterPrecedence string
 	// SoftMemoryLimit is the Go runtime's soft memory limit (see
 	// applySoftMemoryLimit); "" derives it from GOMEMLIMIT or the cgroup.
 	SoftMemoryLimit string
@@ -139,6 +144,7 @@ func NewOptions() *Options {
 		SchedulerName:                   "default-scheduler",
 		InterpreterPrecedence:           string(resourceinterpreter.PrecedencePropel),
 		FeatureGates:                    &features.Gates{},
+		Estimator:                       accurate.NewOptions(),
 	}
 }
 
@@ -186,6 +192,10 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
 	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
 	fs.StringVar(&o.SchedulerName, "scheduler-name", o.SchedulerName, "The in-process scheduler takes bindings with this schedulerName.")
+	if o.Estimator == nil {
+		o.Estimator = accurate.NewOptions()
+	}
+	o.Estimator.AddFlags(fs)
 	if o.FeatureGates == nil {
 		o.FeatureGates = &features.Gates{}
 	}

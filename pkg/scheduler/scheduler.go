@@ -55,6 +55,10 @@ type Options struct {
 	// worker, which with two API writes per decision caps it at roughly
 	// 1/(2 x write latency) bindings per second.
 	Workers int
+	// Accurate are estimators asked besides the general one
+	// (--enable-scheduler-estimator: pkg/scheduler/estimator/accurate);
+	// the smallest answer wins.
+	Accurate []estimator.BatchEstimator
 }
 
 // Scheduler is the scheduling controller.
@@ -98,6 +102,7 @@ func New(opts Options) (*Scheduler, error) {
 			Plugins: set,
 			Estimator: &estimator.Set{
 				Estimators:   []estimator.Estimator{estimator.General{DisableResourceModels: opts.DisableResourceModels}},
+				Batch:        opts.Accurate,
 				Reservations: assumed,
 			},
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,

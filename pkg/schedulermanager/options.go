@@ -8,6 +8,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
 // Options are the command-line options, named as karmada-scheduler's.
@@ -34,6 +35,9 @@ type Options struct {
 	Plugins                        []string
 	EnableEmptyWorkloadPropagation bool
 
+	// Estimator is --enable-scheduler-estimator and its flags.
+	Estimator *accurate.Options
+
 	// FeatureGates is --feature-gates; nil means every gate at its default.
 	FeatureGates *features.Gates
 
@@ -56,6 +60,7 @@ func NewOptions() *Options {
 		KubeAPIBurst:                 60,
 		SchedulerName:                "default-scheduler",
 		FeatureGates:                 &features.Gates{},
+		Estimator:                    accurate.NewOptions(),
 	}
 }
 
@@ -78,6 +83,10 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SchedulerName, "scheduler-name", o.SchedulerName, "Schedule the bindings whose spec.schedulerName is this.")
 	fs.StringSliceVar(&o.Plugins, "plugins", o.Plugins, "Scheduler plugins: '*' all, 'Name' enables, '-Name' disables.")
 	fs.BoolVar(&o.EnableEmptyWorkloadPropagation, "enable-empty-workload-propagation", o.EnableEmptyWorkloadPropagation, "Keep selected clusters that get 0 replicas in the result.")
+	if o.Estimator == nil {
+		o.Estimator = accurate.NewOptions()
+	}
+	o.Estimator.AddFlags(fs)
 	if o.FeatureGates == nil {
 		o.FeatureGates = &features.Gates{}
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/scheduler"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator"
+	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
 // Run starts propel-scheduler and blocks until ctx ends.
@@ -59,12 +61,21 @@ func Build(o *Options) (ctrl.Manager, error) {
 	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
 		return nil, err
 	}
+	var estimators []estimator.BatchEstimator
+	if o.Estimator != nil && o.Estimator.Enabled {
+		est := accurate.New(*o.Estimator, mgr.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))
+		if err := mgr.Add(est); err != nil {
+			return nil, err
+		}
+		estimators = append(estimators, est)
+	}
 	s, err := scheduler.New(scheduler.Options{
 		SchedulerName:                  o.SchedulerName,
 		Plugins:                        o.Plugins,
 		EnableEmptyWorkloadPropagation: o.EnableEmptyWorkloadPropagation,
 		DisableResourceModels:          !o.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
 		IgnorePriority:                 !o.FeatureGates.Enabled(features.PriorityBasedScheduling),
+		Accurate:                       estimators,
 	})
 	if err != nil {
 		return nil, err

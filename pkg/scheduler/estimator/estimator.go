@@ -25,9 +25,21 @@ type ComponentSetEstimator interface {
 	MaxAvailableComponentSets(cluster *clusterv1alpha1.Cluster, components []workv1alpha2.Component) int64
 }
 
+// BatchEstimator estimates every cluster of one decision at once, for
+// estimators that ask remote services concurrently under one deadline (the
+// accurate estimators, pkg/scheduler/estimator/accurate). It answers one
+// value per cluster, in order, UnauthenticReplica where it has no opinion
+// (no estimator for that cluster, or it failed).
+type BatchEstimator interface {
+	EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64
+}
+
 // Set runs its estimators and combines them the way Karmada does.
 type Set struct {
 	Estimators []Estimator
+	// Batch estimators are asked after Estimators; their answers count the
+	// same way.
+	Batch []BatchEstimator
 	// Reservations, when set, are deducted from every cluster's estimate.
 	Reservations Reservations
 }
@@ -57,6 +69,13 @@ func (s *Set) Estimate(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.R
 				if n := e.MaxAvailableReplicas(c, spec.ReplicaRequirements); n != UnauthenticReplica && n < out[i] {
 					out[i] = n
 				}
+			}
+		}
+	}
+	for _, e := range s.Batch {
+		for i, n := range e.EstimateClusters(clusters, spec) {
+			if i < len(out) && n != UnauthenticReplica && n < out[i] {
+				out[i] = n
 			}
 		}
 	}

@@ -1,0 +1,145 @@
+package estimatorserver
+
+import (
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
+)
+
+// nodeCapacity is what is left on one node.
+type nodeCapacity struct {
+	node *corev1.Node
+	free map[corev1.ResourceName]int64
+	pods int64
+}
+
+// capacities computes every node's free capacity from its allocatable and
+// the requests of its unfinished pods.
+func capacities(nodes []*corev1.Node, podsOn func(node string) []*corev1.Pod) []nodeCapacity {
+	out := make([]nodeCapacity, 0, len(nodes))
+	for _, n := range nodes {
+		c := nodeCapacity{node: n, free: map[corev1.ResourceName]int64{}}
+		for name, q := range n.Status.Allocatable {
+			c.free[name] = amount(name, q)
+		}
+		c.pods = c.free[corev1.ResourcePods]
+		for _, p := range podsOn(n.Name) {
+			if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+				continue
+			}
+			c.pods--
+			for name, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
+				c.free[name] -= amount(name, q)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// fit is how many replicas needing r the node still holds.
+func (c *nodeCapacity) fit(r *requirement) int64 {
+	k := c.pods
+	for name, need := range r.request {
+		if name == corev1.ResourcePods {
+			continue
+		}
+		k = min(k, c.free[name]/need)
+	}
+	return max(k, 0)
+}
+
+// take subtracts k replicas needing r.
+func (c *nodeCapacity) take(r *requirement, k int64) {
+	c.pods -= k
+	for name, need := range r.request {
+		if name != corev1.ResourcePods {
+			c.free[name] -= k * need
+		}
+	}
+}
+
+// place packs up to want replicas needing r first-fit onto the fitting
+// nodes and returns how many were placed.
+func place(nodes []nodeCapacity, r *requirement, want int64) int64 {
+	placed := int64(0)
+	for i := range nodes {
+		if placed >= want {
+			break
+		}
+		if !r.fits(nodes[i].node) {
+			continue
+		}
+		k := min(nodes[i].fit(r), want-placed)
+		if k > 0 {
+			nodes[i].take(r, k)
+			placed += k
+		}
+	}
+	return placed
+}
+
+// maxReplicas is the sum of what every fitting node holds, at most
+// MaxInt32.
+func maxReplicas(nodes []nodeCapacity, r *requirement) int64 {
+	total := int64(0)
+	for i := range nodes {
+		if r.fits(nodes[i].node) {
+			total = min(total+min(nodes[i].fit(r), math.MaxInt32), math.MaxInt32)
+		}
+	}
+	return total
+}
+
+// component is one decoded component of a set.
+type component struct {
+	req      *requirement
+	replicas int64
+}
+
+// maxSets is the largest s such that a first-fit packing places s ×
+// replicas of every component, found by binary search between 0 and the
+// bound each component gives alone.
+func maxSets(nodes []nodeCapacity, comps []component) int64 {
+	upper := int64(math.MaxInt32)
+	for _, c := range comps {
+		if c.replicas > 0 {
+			upper = min(upper, maxReplicas(nodes, c.req)/c.replicas)
+		}
+	}
+	feasible := func(s int64) bool {
+		trial := clone(nodes)
+		for _, c := range comps {
+			if c.replicas <= 0 {
+				continue
+			}
+			if place(trial, c.req, s*c.replicas) < s*c.replicas {
+				return false
+			}
+		}
+		return true
+	}
+	lo, hi := int64(0), upper
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if feasible(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+func clone(nodes []nodeCapacity) []nodeCapacity {
+	out := make([]nodeCapacity, len(nodes))
+	for i, n := range nodes {
+		free := make(map[corev1.ResourceName]int64, len(n.free))
+		for k, v := range n.free {
+			free[k] = v
+		}
+		out[i] = nodeCapacity{node: n.node, free: free, pods: n.pods}
+	}
+	return out
+}

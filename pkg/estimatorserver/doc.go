@@ -1,0 +1,24 @@
+// Package estimatorserver is propel-scheduler-estimator: a gRPC server
+// wire-compatible with karmada-scheduler-estimator that answers, for one
+// member cluster, from that member's Nodes and Pods.
+//
+// A node's free capacity is its allocatable minus the requests of the pods
+// assigned to it that have not finished (Succeeded and Failed pods free
+// their resources), and its allowed pod count minus those pods. A replica
+// fits a node when the node is schedulable (or the replica tolerates
+// node.kubernetes.io/unschedulable), its labels match the claim's node
+// selector and required node affinity, and the replica tolerates every
+// NoSchedule and NoExecute taint. MaxAvailableReplicas is the sum over
+// fitting nodes of the replicas their free capacity holds;
+// MaxAvailableComponentSets is the largest number of complete sets that a
+// first-fit packing (largest component first) places; both first deduct the
+// request's assumed workloads, packed the same way. GetUnschedulableReplicas
+// counts the unassigned pods selected by a Deployment, ReplicaSet or
+// StatefulSet whose PodScheduled condition has been False (Unschedulable)
+// for longer than the threshold.
+//
+// Every request is untrusted: the message size and every list are bounded
+// by estimatorwire, resource quantities, node affinity and tolerations are
+// decoded with errors naming the field (gRPC InvalidArgument), and the
+// arithmetic saturates at MaxInt32 replicas.
+package estimatorserver

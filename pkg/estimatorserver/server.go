@@ -1,0 +1,267 @@
+package estimatorserver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/propel-mc/propel/pkg/estimatorwire"
+)
+
+// podNodeIndex indexes pods by spec.nodeName ("" for unassigned pods).
+const podNodeIndex = "nodeName"
+
+// maxAssumedComponents bounds the components of all assumed workloads of
+// one request together: each is packed over every node.
+const maxAssumedComponents = 4096
+
+// Estimator answers the estimator RPCs for one member cluster from
+// informers over its Nodes and unfinished Pods.
+type Estimator struct {
+	cluster string
+	kube    kubernetes.Interface
+	factory informers.SharedInformerFactory
+	nodes   corelisters.NodeLister
+	pods    cache.SharedIndexInformer
+	now     func() time.Time
+}
+
+// New returns the estimator of cluster, reading the member through kube.
+// Call Start before serving.
+func New(cluster string, kube kubernetes.Interface) *Estimator {
+	factory := informers.NewSharedInformerFactory(kube, 0)
+	nodes := factory.Core().V1().Nodes()
+	nodes.Informer()
+	pods := coreinformers.NewFilteredPodInformer(kube, metav1.NamespaceAll, 0,
+		cache.Indexers{
+			podNodeIndex:         func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Spec.NodeName}, nil },
+			cache.NamespaceIndex: cache.MetaNamespaceIndexFunc,
+		},
+		func(o *metav1.ListOptions) {
+			o.FieldSelector = fields.AndSelectors(
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed)),
+			).String()
+		})
+	return &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods, now: time.Now}
+}
+
+// Start runs the informers until ctx ends and waits for their first list.
+func (e *Estimator) Start(ctx context.Context) error {
+	e.factory.Start(ctx.Done())
+	go e.pods.Run(ctx.Done())
+	for typ, ok := range e.factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("cluster %s: %v informer did not sync", e.cluster, typ)
+		}
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), e.pods.HasSynced) {
+		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
+	}
+	return nil
+}
+
+// checkCluster rejects requests meant for another cluster, as Karmada's
+// estimator does.
+func (e *Estimator) checkCluster(cluster string) error {
+	if cluster != e.cluster {
+		return status.Errorf(codes.InvalidArgument, "cluster name does not match: got %q, this estimator serves %q", cluster, e.cluster)
+	}
+	return nil
+}
+
+// snapshot is the free capacity of every node now.
+func (e *Estimator) snapshot() ([]nodeCapacity, error) {
+	nodes, err := e.nodes.List(labels.Everything())
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
+	}
+	slices.SortFunc(nodes, func(a, b *corev1.Node) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return capacities(nodes, func(node string) []*corev1.Pod {
+		objs, _ := e.pods.GetIndexer().ByIndex(podNodeIndex, node)
+		pods := make([]*corev1.Pod, 0, len(objs))
+		for _, o := range objs {
+			pods = append(pods, o.(*corev1.Pod))
+		}
+		return pods
+	}), nil
+}
+
+// deductAssumed packs the assumed workloads onto nodes.
+func deductAssumed(nodes []nodeCapacity, assumed []estimatorwire.AssumedWorkload) error {
+	n := 0
+	for i := range assumed {
+		n += len(assumed[i].Components)
+	}
+	if n > maxAssumedComponents {
+		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, maxAssumedComponents)
+	}
+	for i := range assumed {
+		for j, c := range assumed[i].Components {
+			r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
+			if err != nil {
+				return status.Errorf(codes.InvalidArgument, "assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
+			}
+			if c.Replicas > 0 {
+				place(nodes, r, int64(c.Replicas))
+			}
+		}
+	}
+	return nil
+}
+
+// MaxAvailableReplicas answers how many replicas the cluster holds.
+func (e *Estimator) MaxAvailableReplicas(_ context.Context, req *estimatorwire.MaxAvailableReplicasRequest) (*estimatorwire.MaxAvailableReplicasResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	r, err := decodeRequirement(req.ReplicaRequirements.NodeClaim, req.ReplicaRequirements.ResourceRequestBytes)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "replicaRequirements.%v", err)
+	}
+	nodes, err := e.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	if err := deductAssumed(nodes, req.AssumedWorkloads); err != nil {
+		return nil, err
+	}
+	return &estimatorwire.MaxAvailableReplicasResponse{MaxReplicas: int32(maxReplicas(nodes, r))}, nil
+}
+
+// MaxAvailableComponentSets answers how many complete component sets the
+// cluster holds.
+func (e *Estimator) MaxAvailableComponentSets(_ context.Context, req *estimatorwire.MaxAvailableComponentSetsRequest) (*estimatorwire.MaxAvailableComponentSetsResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	if len(req.Components) == 0 {
+		return nil, status.Error(codes.InvalidArgument, "components: at least one is required")
+	}
+	comps := make([]component, 0, len(req.Components))
+	for i, c := range req.Components {
+		r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
+		if err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "components[%d] (%q).replicaRequirements.%v", i, c.Name, err)
+		}
+		comps = append(comps, component{req: r, replicas: int64(c.Replicas)})
+	}
+	// Largest replicas first: first-fit packs them better.
+	slices.SortStableFunc(comps, func(a, b component) int {
+		return compareSize(b.req, a.req)
+	})
+	nodes, err := e.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	if err := deductAssumed(nodes, req.AssumedWorkloads); err != nil {
+		return nil, err
+	}
+	return &estimatorwire.MaxAvailableComponentSetsResponse{MaxSets: int32(min(maxSets(nodes, comps), math.MaxInt32))}, nil
+}
+
+// compareSize orders requirements by CPU, then memory.
+func compareSize(a, b *requirement) int {
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if x, y := a.request[name], b.request[name]; x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// GetUnschedulableReplicas counts the workload's pods that have been
+// unschedulable for longer than the threshold.
+func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *estimatorwire.UnschedulableReplicasRequest) (*estimatorwire.UnschedulableReplicasResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	ref := req.Resource
+	selector, err := e.workloadSelector(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	threshold := time.Duration(max(req.UnschedulableThreshold, 0))
+	objs, err := e.pods.GetIndexer().ByIndex(cache.NamespaceIndex, ref.Namespace)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "list pods: %v", err)
+	}
+	now := e.now()
+	n := int32(0)
+	for _, o := range objs {
+		p := o.(*corev1.Pod)
+		if p.Spec.NodeName != "" || p.DeletionTimestamp != nil || !selector.Matches(labels.Set(p.Labels)) {
+			continue
+		}
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable &&
+				now.Sub(c.LastTransitionTime.Time) >= threshold {
+				n++
+				break
+			}
+		}
+	}
+	return &estimatorwire.UnschedulableReplicasResponse{UnschedulableReplicas: n}, nil
+}
+
+// workloadSelector reads the workload's pod selector from the member.
+func (e *Estimator) workloadSelector(ctx context.Context, ref estimatorwire.ObjectReference) (labels.Selector, error) {
+	var sel *metav1.LabelSelector
+	var err error
+	switch {
+	case ref.APIVersion == "apps/v1" && ref.Kind == "Deployment":
+		d, getErr := e.kube.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = d.Spec.Selector
+		}
+	case ref.APIVersion == "apps/v1" && ref.Kind == "ReplicaSet":
+		rs, getErr := e.kube.AppsV1().ReplicaSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = rs.Spec.Selector
+		}
+	case ref.APIVersion == "apps/v1" && ref.Kind == "StatefulSet":
+		ss, getErr := e.kube.AppsV1().StatefulSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = ss.Spec.Selector
+		}
+	default:
+		return nil, status.Errorf(codes.Unimplemented, "resource %s %s: only apps/v1 Deployment, ReplicaSet and StatefulSet are supported", ref.APIVersion, ref.Kind)
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, status.Errorf(codes.NotFound, "%s %s/%s not found", ref.Kind, ref.Namespace, ref.Name)
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "get %s %s/%s: %v", ref.Kind, ref.Namespace, ref.Name, err)
+	}
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return nil, status.Errorf(codes.FailedPrecondition, "%s %s/%s: selector: %v", ref.Kind, ref.Namespace, ref.Name, err)
+	}
+	return s, nil
+}
