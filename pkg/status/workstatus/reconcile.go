@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -118,8 +119,8 @@ func (r *Reconciler) memberInformers(ctx context.Context, work *workv1alpha1.Wor
 }
 
 // collect reflects every manifest: from the object the execution
-// controller just applied (fresher than the cache), else from the synced
-// member cache. Objects not cached yet keep their previous entry: the
+// controller just applied (usually fresher than the cache), unless the
+// synced member cache holds a newer version of it. Objects not cached yet keep their previous entry: the
 // informer's add event brings the Work back.
 func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *membercluster.ClusterInformers, outcome *workapply.Outcome) ([]workv1alpha1.ManifestStatus, error) {
 	refs, err := workapply.Refs(work)
@@ -142,12 +143,15 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 			return nil, err
 		}
 		obj := applied[ref.Ordinal]
-		if obj == nil || obj.GroupVersionKind() != ref.GVK || obj.GetName() != ref.Name || obj.GetNamespace() != ref.Namespace {
-			cached, synced, err := set.Cached(ref.GVK, ref.Namespace, ref.Name)
-			if err != nil || !synced || cached == nil {
-				continue
-			}
+		if obj != nil && (obj.GroupVersionKind() != ref.GVK || obj.GetName() != ref.Name || obj.GetNamespace() != ref.Namespace) {
+			obj = nil
+		}
+		cached, synced, err := set.Cached(ref.GVK, ref.Namespace, ref.Name)
+		if err == nil && synced && cached != nil && newer(cached, obj) {
 			obj = cached
+		}
+		if obj == nil {
+			continue
 		}
 		res, err := manifeststatus.Reflect(ctx, r.interp, ref, obj)
 		if err != nil {
@@ -160,6 +164,21 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 		fresh[ref.Ordinal] = res.Status
 	}
 	return manifeststatus.Merge(work.Status.ManifestStatuses, refs, fresh), nil
+}
+
+// newer reports whether the cached member object is more recent than the
+// applied one (or there is no applied one). A member event that arrives
+// between the apply and the reconcile carrying its Outcome is folded into
+// that reconcile by the work queue; reading the applied object then would
+// write a status older than the cache's and nothing would bring the Work
+// back. Resource versions of one resource compare as integers on every
+// API server this talks to; an unparsable one keeps the applied object.
+func newer(cached, applied *unstructured.Unstructured) bool {
+	if applied == nil {
+		return true
+	}
+	cmp, err := resourceversion.CompareResourceVersion(cached.GetResourceVersion(), applied.GetResourceVersion())
+	return err == nil && cmp > 0
 }
 
 // write records updated when its status differs from work's. The update is
