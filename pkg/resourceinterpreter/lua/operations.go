@@ -114,7 +114,7 @@ func (v *VM) GetReplicas(ctx context.Context, s vm.Script, obj *unstructured.Uns
 				return nil
 			case *glua.LTable:
 				var err error
-				req, err = decodeRequirements(st, r)
+				req, err = st.Requirements(r)
 				return err
 			default:
 				return fmt.Errorf("expect the returned requires type is table but got %s", r.Type().String())
