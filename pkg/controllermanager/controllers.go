@@ -16,6 +16,8 @@ import (
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
 	"github.com/propel-mc/propel/pkg/scheduler"
@@ -128,14 +130,27 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 // answer "not ready" rather than letting a lower layer answer.
 func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	mgr, o := c.Manager, c.Options
+	var nativeOpts []native.Option
+	var luaOpts []lua.Option
+	if o.FeatureGates.Enabled(features.ResourceQuotaEstimate) {
+		// Karmada reports the pods' priorityClassName in replica
+		// requirements under this gate, from its native interpretation and
+		// from the Lua kube.accuratePodRequirements alike.
+		nativeOpts = append(nativeOpts, native.WithPriorityClassName())
+		luaOpts = append(luaOpts, lua.WithPriorityClassName())
+	}
 	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	lua := customization.New(customization.Options{Recorder: mgr.GetEventRecorderFor("resource-interpreter")})
+	customizations := customization.New(customization.Options{
+		VM: lua.New(luavm.Options{}, luaOpts...),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: mgr.GetEventRecorderFor("resource-interpreter"),
+	})
+	builtins := builtin.New(customization.Options{VM: lua.New(luavm.Options{}, luaOpts...)})
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		if err := wh.Watch(ctx, mgr.GetCache()); err != nil {
 			return err
 		}
-		if err := lua.Watch(ctx, mgr.GetCache()); err != nil {
+		if err := customizations.Watch(ctx, mgr.GetCache()); err != nil {
 			return err
 		}
 		<-ctx.Done()
@@ -143,15 +158,9 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	})); err != nil {
 		return nil, err
 	}
-	c.reloaders = append(c.reloaders, wh, lua)
-	var nativeOpts []native.Option
-	if o.FeatureGates.Enabled(features.ResourceQuotaEstimate) {
-		// Karmada's native replica interpretation reports the pods'
-		// priorityClassName under this gate.
-		nativeOpts = append(nativeOpts, native.WithPriorityClassName())
-	}
+	c.reloaders = append(c.reloaders, wh, customizations)
 	layers, err := resourceinterpreter.Layers{
-		Webhook: wh, Customization: lua, Builtin: builtin.New(customization.Options{}), Native: native.New(nativeOpts...),
+		Webhook: wh, Customization: customizations, Builtin: builtins, Native: native.New(nativeOpts...),
 	}.Ordered(resourceinterpreter.Precedence(o.InterpreterPrecedence))
 	if err != nil {
 		return nil, err

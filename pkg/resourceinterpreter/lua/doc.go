@@ -12,6 +12,5 @@
 //   - pattern: the interruptible Lua pattern matcher of the sandbox's
 //     string library.
 //
-// File map: operations.go (VM, entry functions), requirements.go (the
-// direct decoding of GetReplicas's requirements).
+// File map: operations.go (VM, its options, entry functions).
 package lua

@@ -3,45 +3,13 @@ package lua
 import (
 	"testing"
 
-	glua "github.com/yuin/gopher-lua"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
-	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // The fast paths must give what the general conversions give.
-
-func TestDirectRequirementsMatchJSON(t *testing.T) {
-	L, st := plainState(t)
-	direct := 0
-	for _, expr := range []string{
-		`{resourceRequest = {cpu = "100m", memory = "1Gi"}, nodeClaim = {nodeSelector = {a = "b"}}}`,
-		`{resourceRequest = {}, nodeClaim = {}}`,
-		`{nodeClaim = {nodeSelector = {}}}`,
-		`{namespace = "ns", priorityClassName = "high"}`,
-		`{resourceRequest = {cpu = 2}}`,
-		`{ResourceRequest = {cpu = "1"}}`,
-		`{nodeClaim = {tolerations = {{key = "k", operator = "Exists"}}}}`,
-		`{resourceRequest = {cpu = " 1"}}`,
-	} {
-		tbl := luaValue(t, L, expr).(*glua.LTable)
-		viaJSON := &workv1alpha2.ReplicaRequirements{}
-		jsonErr := st.DecodeInto(tbl, viaJSON)
-		req, ok := directRequirements(st, tbl)
-		if !ok {
-			continue
-		}
-		direct++
-		if jsonErr != nil || !apiequality.Semantic.DeepEqual(req, viaJSON) {
-			t.Errorf("%s: direct %s, JSON %s (%v)", expr, toJSON(t, req), toJSON(t, viaJSON), jsonErr)
-		}
-	}
-	if direct != 4 {
-		t.Errorf("the direct path took %d of the cases, want the first 4", direct)
-	}
-}
 
 func TestPodMemoAndTypedResults(t *testing.T) {
 	vm := newVM(t, luavm.Options{})

@@ -154,14 +154,6 @@ func plainTables(L *glua.LState, v any) glua.LValue {
 }
 
 // luaValue evaluates a Lua expression in L.
-func luaValue(t *testing.T, L *glua.LState, expr string) glua.LValue {
-	t.Helper()
-	if err := L.DoString("__v = " + expr); err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-	return L.GetGlobal("__v")
-}
-
 func reqLen(vm *VM) int {
 	n, _ := vm.memo.Len()
 	return n

@@ -25,12 +25,30 @@ type VM struct {
 	memo *kube.Memo
 }
 
-// New returns a VM with opts (zero values take the defaults).
-func New(opts vm.Options) *VM {
+// Option configures what a VM's scripts see beyond the sandbox limits of
+// vm.Options.
+type Option func(*kube.Options)
+
+// WithPriorityClassName makes kube.accuratePodRequirements report the pod's
+// priorityClassName, as Karmada does under the ResourceQuotaEstimate
+// feature gate (alpha, off by default); native.WithPriorityClassName is the
+// same for the native layer.
+func WithPriorityClassName() Option {
+	return func(o *kube.Options) { o.PriorityClassName = true }
+}
+
+// New returns a VM with opts (zero values take the defaults) and options.
+// Every state of the VM gets the same kube module options: they are fixed
+// with the feature gates at start, and the module's memo relies on it.
+func New(opts vm.Options, options ...Option) *VM {
+	var kubeOpts kube.Options
+	for _, o := range options {
+		o(&kubeOpts)
+	}
 	memo := kube.NewMemo()
 	return &VM{memo: memo, vm: vm.New(opts, func(L *glua.LState) (*convert.State, error) {
 		st := convert.NewState(L)
-		vm.RegisterModule(L, kube.ModuleName, kube.Module(L, st, memo))
+		vm.RegisterModule(L, kube.ModuleName, kube.Module(L, st, memo, kubeOpts))
 		return st, nil
 	})}
 }
@@ -96,7 +114,7 @@ func (v *VM) GetReplicas(ctx context.Context, s vm.Script, obj *unstructured.Uns
 				return nil
 			case *glua.LTable:
 				var err error
-				req, err = decodeRequirements(st, r)
+				req, err = st.Requirements(r)
 				return err
 			default:
 				return fmt.Errorf("expect the returned requires type is table but got %s", r.Type().String())

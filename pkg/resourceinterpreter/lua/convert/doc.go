@@ -13,7 +13,9 @@
 //
 // Lua -> Go: tables are written as JSON (jsonwriter.go) for typed results
 // and canonical keys, or converted into Go values and repaired against the
-// references (togo.go, repair.go) for objects and raw statuses.
+// references (togo.go, repair.go) for objects and raw statuses. Replica
+// requirements of the common shape are converted straight into their typed
+// value (requirements.go).
 //
 // A State holds one Lua state's conversion state (proxies, table builder,
 // scratch buffers); it is used by one call at a time.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	glua "github.com/yuin/gopher-lua"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -17,7 +18,11 @@ var jsonSeeds = []string{
 	`{"n":[0,-0,1,-1,1.5,-2.25,1e2,1E-3,123456789012345,-123456789012345,1234567890123456,12345678901234567890]}`,
 	`{"dup":1,"dup":2,"gone":3,"gone":null,"back":null,"back":4}`,
 	`"scalar"`, `[]`, `{}`, `[[],[{}],{"a":[]}]`, `{"active":[],"type":"","lastScheduleTime":{}}`,
-	`{"a":{"b":{"c":{"d":[1,2,{"e":"f"}]}}}}`, ` { "s" : "x" , "t" : true , "f" : false } `, `1e400`, "\"\xff\"",
+	`{"a":{"b":{"c":{"d":[1,2,{"e":"f"}]}}}}`,
+	// replica requirements: direct conversion and outside its shape
+	`{"resourceRequest":{"cpu":"100m","memory":"1Gi"},"nodeClaim":{"nodeSelector":{"a":"b"}},"namespace":"ns","priorityClassName":"high"}`,
+	`{"resourceRequest":{},"nodeClaim":{"nodeSelector":{}}}`, `{"resourceRequest":{"cpu":" 1","x":"1e3"}}`,
+	`{"resourceRequest":{"cpu":2},"priorityClassName":""}`, `{"nodeClaim":{"tolerations":[{"key":"k"}]}}`, ` { "s" : "x" , "t" : true , "f" : false } `, `1e400`, "\"\xff\"",
 }
 
 // slowLua converts data as the reference path does: encoding/json, then
@@ -93,7 +98,8 @@ func FuzzJSONDecoderMatchesEncodingJSON(f *testing.F) {
 // empty tables dropped, empty strings and objects kept: issue 10
 // observation 8), the JSON writer (typed results) to the encoder, and, for
 // objects, the writer and encoder on lazy proxies to the same on eager
-// tables and the sharing decode (AggregateStatus) to the copying one.
+// tables and the sharing decode (AggregateStatus) to the copying one, and
+// the direct conversion of replica requirements to their JSON decoding.
 func FuzzJSONWriterMatchesEncoder(f *testing.F) {
 	for _, s := range jsonSeeds {
 		f.Add([]byte(s))
@@ -108,6 +114,7 @@ func FuzzJSONWriterMatchesEncoder(f *testing.F) {
 		if !ok {
 			return
 		}
+		directMatchesJSON(t, st, data)
 		for _, sh := range []shape{structShape, sliceShape} {
 			w := st.jsonWriter()
 			w.sorted = true
@@ -172,6 +179,27 @@ func FuzzJSONWriterMatchesEncoder(f *testing.F) {
 			st.EndCall()
 		}
 	})
+}
+
+// directMatchesJSON checks, on the table data decodes to, that the direct
+// conversion of requirements, when it applies, gives what their JSON
+// decoding gives. As in State.Requirements, the JSON decoding runs on the
+// table the direct attempt has seen.
+func directMatchesJSON(t *testing.T, st *State, data []byte) {
+	lv, err := slowLua(st, data)
+	if err != nil {
+		return
+	}
+	tbl, ok := lv.(*glua.LTable)
+	if !ok {
+		return
+	}
+	direct, ok := directRequirements(st, tbl)
+	fromJSON := &workv1alpha2.ReplicaRequirements{}
+	jsonErr := st.DecodeInto(tbl, fromJSON)
+	if ok && (jsonErr != nil || !apiequality.Semantic.DeepEqual(direct, fromJSON)) {
+		t.Errorf("%q: direct requirements %s, JSON %s (%v)", data, toJSON(t, direct), toJSON(t, fromJSON), jsonErr)
+	}
 }
 
 // karmadaDecode is Karmada's conversion of a result table written plainly:

@@ -15,11 +15,23 @@ import (
 // ModuleName is the name scripts require the module by.
 const ModuleName = "kube"
 
+// Options configures the module. They are fixed for the life of a VM: the
+// memo remembers results computed with them, so the states sharing a memo
+// must share their Options too.
+type Options struct {
+	// PriorityClassName makes accuratePodRequirements report the pod's
+	// priorityClassName, as Karmada's helper does under the
+	// ResourceQuotaEstimate feature gate (alpha, off by default). Karmada
+	// reads that process-wide gate for its native and Lua interpreters
+	// alike.
+	PriorityClassName bool
+}
+
 // Module returns the kube module of L: its functions convert through st,
 // L's conversion state, and remember their pod-template results in memo
 // (shared by the states of a VM; nil remembers nothing).
-func Module(L *glua.LState, st *convert.State, memo *Memo) *glua.LTable {
-	m := &module{st: st, memo: memo}
+func Module(L *glua.LState, st *convert.State, memo *Memo, opts Options) *glua.LTable {
+	m := &module{st: st, memo: memo, opts: opts}
 	return L.SetFuncs(L.NewTable(), map[string]glua.LGFunction{
 		"resourceAdd":             kubeResourceAdd,
 		"accuratePodRequirements": m.accuratePodRequirements,
@@ -32,6 +44,7 @@ func Module(L *glua.LState, st *convert.State, memo *Memo) *glua.LTable {
 type module struct {
 	st   *convert.State
 	memo *Memo
+	opts Options
 }
 
 // quantityArg reads argument i: a quantity string, or nil for zero.
@@ -76,8 +89,9 @@ func kubeGetResourceQuantity(L *glua.LState) int {
 	return 1
 }
 
-// kubeAccuratePodRequirements computes the per-replica requirements of a
-// pod template exactly as the native GetReplicas does.
+// accuratePodRequirements computes the per-replica requirements of a pod
+// template exactly as the native GetReplicas does, priorityClassName
+// included when Options.PriorityClassName is set.
 func (m *module) accuratePodRequirements(L *glua.LState) int {
 	if L.GetTop() != 1 {
 		L.RaiseError("getPodRequirements only accepts one argument")

@@ -2,11 +2,13 @@ package kube_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
@@ -115,4 +117,58 @@ return {ns = deps[1].namespace, kind = deps[1].kind, none = kube.getPodDependenc
 	}
 	_, err = eval(t, vm, "local kube = require('kube')\nreturn {kube.getPodDependencies({})}")
 	wantErr(t, err, "getPodDependencies only accepts two argument")
+}
+
+// Under lua.WithPriorityClassName (Karmada's ResourceQuotaEstimate gate)
+// accuratePodRequirements reports the pod's priorityClassName, and only
+// then; a template with nothing else to require still gives nil.
+func TestKubeAccuratePodRequirementsPriorityClassName(t *testing.T) {
+	withPriority := strings.Replace(deployment, `"serviceAccountName"`, `"priorityClassName": "high", "serviceAccountName"`, 1)
+	s := luavm.NewScript(ric, `local kube = require("kube")
+function GetReplicas(obj)
+  return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
+end`)
+	// The script edits the result, so it is decoded from the table.
+	edited := luavm.NewScript(ric+"-edited", `local kube = require("kube")
+function GetReplicas(obj)
+  local req = kube.accuratePodRequirements(obj.spec.template)
+  req.namespace = obj.metadata.namespace
+  return obj.spec.replicas, req
+end`)
+	seen := `local kube = require("kube")
+local r = kube.accuratePodRequirements({spec = {priorityClassName = "high", containers = {{name = "a", resources = {requests = {cpu = "1"}}}}}})
+return {p = r.priorityClassName or "none",
+        bare = kube.accuratePodRequirements({spec = {priorityClassName = "high", containers = {{name = "a"}}}}) == nil}`
+	for _, tc := range []struct {
+		name    string
+		options []lua.Option
+		want    string
+		seen    string
+	}{
+		{name: "gate off", want: "", seen: `{"bare":true,"p":"none"}`},
+		{name: "gate on", options: []lua.Option{lua.WithPriorityClassName()}, want: "high", seen: `{"bare":true,"p":"high"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vm := lua.New(luavm.Options{}, tc.options...)
+			t.Cleanup(vm.Close)
+			want := native.AccuratePodRequirements(podTemplate(t))
+			want.PriorityClassName = tc.want
+			for _, script := range []luavm.Script{s, edited, s} { // the third call answers from the memo
+				_, req, err := vm.GetReplicas(ctx, script, obj(t, withPriority))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := want.DeepCopy()
+				if script.Name == edited.Name {
+					w.Namespace = "prod"
+				}
+				if !apiequality.Semantic.DeepEqual(w, req) {
+					t.Errorf("%s: got %s, want %s", script.Name, toJSON(t, req), toJSON(t, w))
+				}
+			}
+			if got := mustEval(t, vm, seen); got != tc.seen {
+				t.Errorf("script sees %s, want %s", got, tc.seen)
+			}
+		})
+	}
 }

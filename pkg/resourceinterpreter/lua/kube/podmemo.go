@@ -68,7 +68,9 @@ type podRequirementsEntry struct {
 }
 
 // podRequirements is native.AccuratePodRequirements of argument i, with
-// its JSON form (nil when req is nil).
+// the pod's priorityClassName under Options.PriorityClassName (set only
+// when there are requirements, as in Karmada), and its JSON form (nil when
+// req is nil).
 func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRequirements, map[string]any) {
 	data := m.templateJSON(L, i)
 	memo := m.memo
@@ -79,7 +81,11 @@ func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRe
 			return e.req, e.generic
 		}
 	}
-	e := podRequirementsEntry{req: native.AccuratePodRequirements(decodeTemplate(L, i, data))}
+	tmpl := decodeTemplate(L, i, data)
+	e := podRequirementsEntry{req: native.AccuratePodRequirements(tmpl)}
+	if e.req != nil && m.opts.PriorityClassName {
+		e.req.PriorityClassName = tmpl.Spec.PriorityClassName
+	}
 	if e.req != nil {
 		e.generic = requirementsGeneric(L, e.req)
 	}

@@ -29,7 +29,7 @@ func newVM(t testing.TB, opts Options) *testVM {
 	memo := kube.NewMemo()
 	vm := New(opts, func(L *glua.LState) (*convert.State, error) {
 		st := convert.NewState(L)
-		RegisterModule(L, kube.ModuleName, kube.Module(L, st, memo))
+		RegisterModule(L, kube.ModuleName, kube.Module(L, st, memo, kube.Options{}))
 		return st, nil
 	})
 	t.Cleanup(vm.Close)

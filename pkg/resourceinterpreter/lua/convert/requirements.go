@@ -1,4 +1,4 @@
-package lua
+package convert
 
 import (
 	glua "github.com/yuin/gopher-lua"
@@ -6,14 +6,15 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
 )
 
-// decodeRequirements converts GetReplicas's second result. The common
+// Requirements converts t, the replica requirements a script returns
+// (GetReplicas's second result): a typed result is copied; the common
 // shape (what kube.accuratePodRequirements returns without tolerations or
 // affinity) is converted directly; anything else goes through JSON, whose
-// result the direct path reproduces exactly when it applies.
-func decodeRequirements(st *convert.State, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, error) {
+// result the direct path reproduces exactly when it applies (held by
+// FuzzJSONWriterMatchesEncoder).
+func (st *State) Requirements(t *glua.LTable) (*workv1alpha2.ReplicaRequirements, error) {
 	if v, ok := st.Typed(t); ok {
 		if req, ok := v.(*workv1alpha2.ReplicaRequirements); ok {
 			return req.DeepCopy(), nil
@@ -26,7 +27,7 @@ func decodeRequirements(st *convert.State, t *glua.LTable) (*workv1alpha2.Replic
 	return req, st.DecodeInto(t, req)
 }
 
-func directRequirements(st *convert.State, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, bool) {
+func directRequirements(st *State, t *glua.LTable) (*workv1alpha2.ReplicaRequirements, bool) {
 	st.Fill(t)
 	req := &workv1alpha2.ReplicaRequirements{}
 	ok := true
@@ -57,7 +58,7 @@ func plainString(v glua.LValue) (string, bool) {
 
 // directResourceList converts {name = "quantity"}; an empty table is
 // absent, as the repair would drop it.
-func directResourceList(st *convert.State, v glua.LValue) (corev1.ResourceList, bool) {
+func directResourceList(st *State, v glua.LValue) (corev1.ResourceList, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
@@ -87,7 +88,7 @@ func directResourceList(st *convert.State, v glua.LValue) (corev1.ResourceList, 
 }
 
 // directNodeClaim converts {nodeSelector = {...}} only.
-func directNodeClaim(st *convert.State, v glua.LValue) (*workv1alpha2.NodeClaim, bool) {
+func directNodeClaim(st *State, v glua.LValue) (*workv1alpha2.NodeClaim, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
@@ -117,7 +118,7 @@ func directNodeClaim(st *convert.State, v glua.LValue) (*workv1alpha2.NodeClaim,
 	return claim, ok
 }
 
-func directStringMap(st *convert.State, v glua.LValue) (map[string]string, bool) {
+func directStringMap(st *State, v glua.LValue) (map[string]string, bool) {
 	t, ok := v.(*glua.LTable)
 	if !ok {
 		return nil, false
