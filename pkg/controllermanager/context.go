@@ -31,8 +31,10 @@ type Context struct {
 	reloaders []interface{ OnLoad(func()) }
 }
 
-// MemberInformers returns the one informer set over member objects that
-// execution and status share, registering it with the manager on first use.
+// MemberInformers returns the one registry of member informers (the
+// member-object sets execution and work status share, and the Node and Pod
+// informers of cluster status), registering it with the manager on first
+// use.
 func (c *Context) MemberInformers() (*membercluster.Informers, error) {
 	if c.memberInformers != nil {
 		return c.memberInformers, nil

@@ -28,7 +28,11 @@ func setupCluster(ctx context.Context, c *Context) error {
 }
 
 func setupClusterStatus(_ context.Context, c *Context) error {
-	return clusterstatus.New(c.MemberClients, clusterstatus.Options{
+	inf, err := c.MemberInformers()
+	if err != nil {
+		return err
+	}
+	return clusterstatus.New(c.MemberClients, inf, clusterstatus.Options{
 		Workers: c.Options.ConcurrentClusterSyncs, UpdateFrequency: c.Options.ClusterStatusUpdateFrequency,
 		SuccessThreshold: c.Options.ClusterSuccessThreshold, FailureThreshold: c.Options.ClusterFailureThreshold,
 		CacheSyncTimeout: c.Options.ClusterCacheSyncTimeout, DisableResourceModeling: !c.Options.EnableClusterResourceModeling,

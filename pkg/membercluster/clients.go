@@ -1,7 +1,8 @@
 // Package membercluster builds clients for member clusters from their
 // Cluster objects and credential Secrets (Karmada's Push mode), and caches
 // them: a client is created on first use and rebuilt only when the Cluster's
-// spec or its Secret changes, or dropped when the Cluster goes away.
+// spec or its Secret changes, or dropped when the Cluster goes away. It also
+// runs every informer on member clusters (Informers), with one lifecycle.
 package membercluster
 
 import (

@@ -18,11 +18,12 @@ import (
 // InformerControllerName names the controller that stops member informers.
 const InformerControllerName = "member-informers"
 
-// SetupWithManager adds the controller that keeps the informer sets in
-// line with the Clusters: a set is stopped when its Cluster is deleted or
-// turns to Pull mode, and rebuilt when the Cluster's clients change. It also
-// stops every set when the manager stops. skipNameValidation lets tests run
-// several managers in one process.
+// SetupWithManager adds the controller that keeps the informers in line
+// with the Clusters: the member-object set and the Node and Pod informers
+// of a cluster are stopped when its Cluster is gone or turns to Pull mode
+// (the member-object set already when its deletion starts), and the
+// member-object set is rebuilt when the Cluster's clients change. It also stops every informer when the manager stops.
+// skipNameValidation lets tests run several managers in one process.
 func (i *Informers) SetupWithManager(mgr ctrl.Manager, clients ClientSource, skipNameValidation bool) error {
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		<-ctx.Done()
@@ -46,18 +47,32 @@ type informerReconciler struct {
 
 func (r *informerReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	set := r.informers.Lookup(req.Name)
-	if set == nil {
+	if set == nil && r.informers.LookupNodesAndPods(req.Name) == nil {
 		return reconcile.Result{}, nil
 	}
 	cluster := &clusterv1alpha1.Cluster{}
 	err := r.reader.Get(ctx, req.NamespacedName, cluster)
-	if apierrors.IsNotFound(err) || (err == nil && (!cluster.DeletionTimestamp.IsZero() || cluster.Spec.SyncMode == clusterv1alpha1.Pull)) {
+	if apierrors.IsNotFound(err) || (err == nil && cluster.Spec.SyncMode == clusterv1alpha1.Pull) {
 		log.FromContext(ctx).Info("stopping member informers", "cluster", klog.KRef("", req.Name))
 		r.informers.Stop(req.Name)
 		return reconcile.Result{}, nil
 	}
+	if err == nil && !cluster.DeletionTimestamp.IsZero() {
+		// Cluster status keeps reporting until the Cluster is gone, so the
+		// Node and Pod informers run until then.
+		if set != nil {
+			log.FromContext(ctx).Info("stopping member object informers of a deleting cluster", "cluster", klog.KRef("", req.Name))
+			r.informers.stopMemberObjects(req.Name)
+		}
+		return reconcile.Result{}, nil
+	}
 	if err != nil {
 		return reconcile.Result{}, err
+	}
+	// The Node and Pod informers follow the connection, not the clients:
+	// their reader restarts them when it changed (NodesAndPods).
+	if set == nil {
+		return reconcile.Result{}, nil
 	}
 	m, err := r.clients.ForCluster(ctx, cluster)
 	if err != nil {

@@ -26,17 +26,26 @@ type InformerOptions struct {
 	LabelSelector string
 }
 
-// Informers owns one dynamic informer set per member cluster, for the
-// GroupVersionKinds that Works reference only. A set is created on first
-// use, rebuilt when the cluster's clients change, and stopped when the
-// Cluster goes away (SetupWithManager). Every informer strips managedFields
-// and hands changes of objects that carry a Work back-reference to the
-// registered handlers.
+// Informers owns every informer Propel runs on member clusters:
+//
+//   - one dynamic informer set per member cluster, for the
+//     GroupVersionKinds that Works reference only. A set is created on first
+//     use and rebuilt when the cluster's clients change. Every informer
+//     strips managedFields and hands changes of objects that carry a Work
+//     back-reference to the registered handlers;
+//   - one Node and Pod informer pair per member cluster (NodesAndPods), for
+//     cluster status, trimmed by the transforms it passes and restarted only
+//     when the cluster's connection changes.
+//
+// Both are stopped when the Cluster is gone or turns to Pull mode, the
+// member-object set already when the Cluster's deletion starts
+// (SetupWithManager), and everything when the manager stops.
 type Informers struct {
 	opts     InformerOptions
 	mu       sync.Mutex
 	handlers []EventHandler
 	clusters map[string]*ClusterInformers
+	nodePods map[string]*NodePodInformers
 }
 
 // NewInformers returns an empty informer registry.
@@ -44,7 +53,7 @@ func NewInformers(opts InformerOptions) *Informers {
 	if opts.LabelSelector == "" {
 		opts.LabelSelector = names.ManagedLabel + "=" + names.TrueValue
 	}
-	return &Informers{opts: opts, clusters: map[string]*ClusterInformers{}}
+	return &Informers{opts: opts, clusters: map[string]*ClusterInformers{}, nodePods: map[string]*NodePodInformers{}}
 }
 
 // AddHandler registers h for the events of every member informer, existing
@@ -86,8 +95,32 @@ func (i *Informers) Lookup(cluster string) *ClusterInformers {
 	return i.clusters[cluster]
 }
 
-// Stop stops and forgets the informers of cluster.
+// LookupNodesAndPods returns the running Node and Pod informers of cluster,
+// if any.
+func (i *Informers) LookupNodesAndPods(cluster string) *NodePodInformers {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.nodePods[cluster]
+}
+
+// Stop stops and forgets every informer of cluster: its member-object set
+// and its Node and Pod informers.
 func (i *Informers) Stop(cluster string) {
+	i.mu.Lock()
+	set, np := i.clusters[cluster], i.nodePods[cluster]
+	delete(i.clusters, cluster)
+	delete(i.nodePods, cluster)
+	i.mu.Unlock()
+	if set != nil {
+		set.stop()
+	}
+	if np != nil {
+		np.stop()
+	}
+}
+
+// stopMemberObjects stops and forgets the member-object set of cluster only.
+func (i *Informers) stopMemberObjects(cluster string) {
 	i.mu.Lock()
 	set := i.clusters[cluster]
 	delete(i.clusters, cluster)
@@ -100,10 +133,14 @@ func (i *Informers) Stop(cluster string) {
 // StopAll stops every member informer.
 func (i *Informers) StopAll() {
 	i.mu.Lock()
-	sets := i.clusters
+	sets, nps := i.clusters, i.nodePods
 	i.clusters = map[string]*ClusterInformers{}
+	i.nodePods = map[string]*NodePodInformers{}
 	i.mu.Unlock()
 	for _, set := range sets {
 		set.stop()
+	}
+	for _, np := range nps {
+		np.stop()
 	}
 }

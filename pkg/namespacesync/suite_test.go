@@ -48,7 +48,11 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 			return err
 		}
 		clients := membercluster.New(mgr.GetClient(), membercluster.Options{})
-		if err := status.New(clients, status.Options{UpdateFrequency: time.Second, SuccessThreshold: 2 * time.Second, FailureThreshold: 2 * time.Second}).SetupWithManager(mgr); err != nil {
+		informers := membercluster.NewInformers(membercluster.InformerOptions{})
+		if err := informers.SetupWithManager(mgr, clients, true); err != nil {
+			return err
+		}
+		if err := status.New(clients, informers, status.Options{UpdateFrequency: time.Second, SuccessThreshold: 2 * time.Second, FailureThreshold: 2 * time.Second}).SetupWithManager(mgr); err != nil {
 			return err
 		}
 		ns, err := namespacesync.New(namespacesync.Options{})
@@ -56,10 +60,6 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 			return err
 		}
 		if err := ns.SetupWithManager(mgr); err != nil {
-			return err
-		}
-		informers := membercluster.NewInformers(membercluster.InformerOptions{})
-		if err := informers.SetupWithManager(mgr, clients, true); err != nil {
 			return err
 		}
 		// The execution controller hands its outcomes to the Work status

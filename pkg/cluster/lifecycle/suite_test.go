@@ -55,7 +55,12 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 		if err := lc.SetupWithManager(mgr); err != nil {
 			return err
 		}
-		return status.New(membercluster.New(mgr.GetClient(), membercluster.Options{}), status.Options{
+		clients := membercluster.New(mgr.GetClient(), membercluster.Options{})
+		informers := membercluster.NewInformers(membercluster.InformerOptions{})
+		if err := informers.SetupWithManager(mgr, clients, false); err != nil {
+			return err
+		}
+		return status.New(clients, informers, status.Options{
 			UpdateFrequency: time.Second, SuccessThreshold: 2 * time.Second, FailureThreshold: 2 * time.Second,
 		}).SetupWithManager(mgr)
 	})

@@ -60,16 +60,16 @@ func (r *Reconciler) collect(ctx context.Context, cluster *clusterv1alpha1.Clust
 // collectSummary sets nodeSummary and resourceSummary from the member's
 // informers, once they hold a complete list.
 func (r *Reconciler) collectSummary(ctx context.Context, cluster *clusterv1alpha1.Cluster, m *membercluster.Member, desired *clusterv1alpha1.ClusterStatus) {
-	mc, err := r.caches.get(cluster, m)
+	np, err := r.informers.NodesAndPods(cluster, m, nodePodTrim)
 	if err != nil {
 		log.FromContext(ctx).Error(err, "cannot start member informers")
 		return
 	}
-	if !mc.waitSynced(ctx, min(r.opts.UpdateFrequency, r.opts.CacheSyncTimeout)) {
+	if !np.WaitSynced(ctx, min(r.opts.UpdateFrequency, r.opts.CacheSyncTimeout)) {
 		log.FromContext(ctx).Info("member node and pod informers not synced yet; keeping the last summary")
 		return
 	}
-	s := mc.summary(cluster)
+	s := r.summaries.of(cluster, np)
 	desired.NodeSummary = s.nodes.DeepCopy()
 	desired.ResourceSummary = s.resources.DeepCopy()
 }

@@ -65,19 +65,22 @@ func (o *Options) defaults() {
 type Reconciler struct {
 	client     client.Client
 	members    *membercluster.Clients
+	informers  *membercluster.Informers
 	opts       Options
 	thresholds *thresholds
-	caches     *caches
+	summaries  *summaries
 }
 
 // New returns a cluster status controller that reaches members through
-// members; SetupWithManager wires it.
-func New(members *membercluster.Clients, opts Options) *Reconciler {
+// members and reads their Nodes and Pods through informers (whose
+// member-informers controller stops them when a Cluster goes away);
+// SetupWithManager wires it.
+func New(members *membercluster.Clients, informers *membercluster.Informers, opts Options) *Reconciler {
 	opts.defaults()
 	return &Reconciler{
-		members: members, opts: opts,
+		members: members, informers: informers, opts: opts,
 		thresholds: newThresholds(opts.SuccessThreshold, opts.FailureThreshold),
-		caches:     newCaches(),
+		summaries:  newSummaries(),
 	}
 }
 
@@ -131,10 +134,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	return ctrl.Result{RequeueAfter: r.opts.UpdateFrequency}, nil
 }
 
-// forget drops everything kept for a cluster: informers, member clients and
-// threshold state.
+// forget drops everything kept for a cluster: Node and Pod informers, the
+// last summary, member clients and threshold state.
 func (r *Reconciler) forget(name string) {
-	r.caches.stop(name)
+	r.informers.StopNodesAndPods(name)
+	r.summaries.forget(name)
 	r.thresholds.forget(name)
 	r.members.Forget(name)
 }

@@ -8,8 +8,10 @@
 //     condition, from discovery;
 //   - nodeSummary and resourceSummary (allocatable, allocated, allocating,
 //     allocatableModelings), from Node and Pod informers on the member that
-//     are started on first use, trimmed to the fields the summary needs, and
-//     stopped when the Cluster goes away or leaves the scope.
+//     pkg/membercluster runs (started on first use, stopped by its
+//     member-informers controller when the Cluster goes away, and here when
+//     it leaves the scope); this package passes the transforms that trim
+//     them to the fields the summary needs.
 //
 // A member that cannot be reached or is unhealthy only gets its Ready
 // condition updated: every other field keeps its last known value, and a

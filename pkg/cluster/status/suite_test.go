@@ -33,6 +33,8 @@ var (
 	writes harness.WriteCounter
 
 	statusControl *status.Reconciler
+	// memberInformers runs the members' Node and Pod informers.
+	memberInformers *membercluster.Informers
 )
 
 // Short intervals so that the tests run in seconds.
@@ -63,7 +65,12 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 		if err := lc.SetupWithManager(mgr); err != nil {
 			return err
 		}
-		statusControl = status.New(membercluster.New(mgr.GetClient(), membercluster.Options{}), status.Options{
+		clients := membercluster.New(mgr.GetClient(), membercluster.Options{})
+		memberInformers = membercluster.NewInformers(membercluster.InformerOptions{})
+		if err := memberInformers.SetupWithManager(mgr, clients, false); err != nil {
+			return err
+		}
+		statusControl = status.New(clients, memberInformers, status.Options{
 			UpdateFrequency: statusFrequency, SuccessThreshold: threshold, FailureThreshold: threshold,
 		})
 		return statusControl.SetupWithManager(mgr)

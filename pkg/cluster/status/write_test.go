@@ -29,7 +29,7 @@ func fakeReconciler(t *testing.T, objs ...client.Object) (*Reconciler, *int) {
 			writes++
 			return c.SubResource(sub).Patch(ctx, obj, p, opts...)
 		}}).Build()
-	r := New(membercluster.New(c, membercluster.Options{}), Options{})
+	r := New(membercluster.New(c, membercluster.Options{}), membercluster.NewInformers(membercluster.InformerOptions{}), Options{})
 	r.client = c
 	return r, &writes
 }

@@ -1,0 +1,144 @@
+package membercluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+)
+
+// NodePodTransforms trim Nodes and Pods before they are cached. The reader
+// of the informers passes them: it knows which fields it reads.
+type NodePodTransforms struct {
+	Node cache.TransformFunc
+	Pod  cache.TransformFunc
+}
+
+// NodePodInformers is the Node and Pod informer pair of one member cluster.
+// It runs until its Cluster goes away or its connection changes.
+type NodePodInformers struct {
+	// key identifies the connection the informers use.
+	key    string
+	Nodes  cache.SharedIndexInformer
+	Pods   cache.SharedIndexInformer
+	ctx    context.Context
+	cancel context.CancelFunc
+	// changes counts informer events, so that a reader can tell whether
+	// anything moved since it last looked.
+	changes atomic.Uint64
+}
+
+// NodesAndPods returns the running Node and Pod informers of cluster,
+// starting them with m's config on first use. They are restarted only when
+// the connection changes (endpoint, credentials, proxy, or the Cluster was
+// recreated), not when unrelated spec fields such as taints change: a
+// restart re-lists every Pod of the member. The transforms apply to a
+// newly started pair only.
+func (i *Informers) NodesAndPods(cluster *clusterv1alpha1.Cluster, m *Member, trim NodePodTransforms) (*NodePodInformers, error) {
+	key := connectionKey(cluster, m.Config)
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if np := i.nodePods[cluster.Name]; np != nil {
+		if np.key == key {
+			return np, nil
+		}
+		np.stop()
+		delete(i.nodePods, cluster.Name)
+	}
+	np, err := startNodePodInformers(key, m.Config, trim)
+	if err != nil {
+		return nil, fmt.Errorf("cluster %s: node and pod informers: %w", cluster.Name, err)
+	}
+	i.nodePods[cluster.Name] = np
+	return np, nil
+}
+
+// StopNodesAndPods stops and forgets the Node and Pod informers of cluster
+// only, for a reader that no longer needs them (the member-object informers
+// of the cluster keep running).
+func (i *Informers) StopNodesAndPods(cluster string) {
+	i.mu.Lock()
+	np := i.nodePods[cluster]
+	delete(i.nodePods, cluster)
+	i.mu.Unlock()
+	if np != nil {
+		np.stop()
+	}
+}
+
+// connectionKey changes when the endpoint, credentials or proxy do; not
+// when unrelated spec fields such as taints change.
+func connectionKey(cluster *clusterv1alpha1.Cluster, cfg *rest.Config) string {
+	h := sha256.New()
+	headers := make([]string, 0, len(cluster.Spec.ProxyHeader))
+	for k, v := range cluster.Spec.ProxyHeader {
+		headers = append(headers, k+"="+v)
+	}
+	sort.Strings(headers)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%t\x00%s\x00%v\x00", cluster.UID, cfg.Host, cfg.BearerToken, cfg.Insecure, cluster.Spec.ProxyURL, headers)
+	h.Write(cfg.CAData)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func startNodePodInformers(key string, cfg *rest.Config, trim NodePodTransforms) (*NodePodInformers, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.Timeout = 0 // watches are long requests; the reflector bounds them itself
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	factory := informers.NewSharedInformerFactory(kube, 0)
+	np := &NodePodInformers{key: key, Nodes: factory.Core().V1().Nodes().Informer(), Pods: factory.Core().V1().Pods().Informer()}
+	for inf, transform := range map[cache.SharedIndexInformer]cache.TransformFunc{np.Nodes: trim.Node, np.Pods: trim.Pod} {
+		if transform != nil {
+			if err := inf.SetTransform(transform); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := inf.AddEventHandler(np.countChanges()); err != nil {
+			return nil, err
+		}
+	}
+	np.ctx, np.cancel = context.WithCancel(context.Background())
+	factory.Start(np.ctx.Done())
+	go func() { <-np.ctx.Done(); factory.Shutdown() }()
+	return np, nil
+}
+
+func (np *NodePodInformers) countChanges() cache.ResourceEventHandler {
+	bump := func() { np.changes.Add(1) }
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { bump() },
+		UpdateFunc: func(any, any) { bump() },
+		DeleteFunc: func(any) { bump() },
+	}
+}
+
+// Changes is the number of Node and Pod events seen since the informers
+// started; it moves whenever their caches do.
+func (np *NodePodInformers) Changes() uint64 { return np.changes.Load() }
+
+// WaitSynced waits up to timeout for both informers' initial lists.
+func (np *NodePodInformers) WaitSynced(ctx context.Context, timeout time.Duration) bool {
+	if np.Nodes.HasSynced() && np.Pods.HasSynced() {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return cache.WaitForCacheSync(ctx.Done(), np.Nodes.HasSynced, np.Pods.HasSynced)
+}
+
+// Stopped tells whether the informers were stopped.
+func (np *NodePodInformers) Stopped() bool { return np.ctx.Err() != nil }
+
+func (np *NodePodInformers) stop() { np.cancel() }
