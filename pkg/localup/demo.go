@@ -20,6 +20,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/yaml"
 
 	"github.com/propel-mc/propel/config/samples"
@@ -48,7 +50,14 @@ func Demo(ctx context.Context, dir string, out io.Writer) error {
 		dir = DefaultDir()
 	}
 	d := &demo{dir: dir, out: out, members: map[string]client.Client{}, cfgs: map[string]*rest.Config{}}
-	var err error
+	// Libraries the demo calls (explain's interpreters) log through
+	// controller-runtime: into a file, not over the demo's output.
+	logFile, err := os.OpenFile(filepath.Join(dir, "logs", "propelctl-demo.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("%w: is `make up` running?", err)
+	}
+	defer logFile.Close()
+	ctrllog.SetLogger(zap.New(zap.WriteTo(logFile)))
 	if d.cpCfg, d.cp, err = connect(filepath.Join(dir, "karmada.kubeconfig")); err != nil {
 		return fmt.Errorf("%w: is `make up` running?", err)
 	}

@@ -123,11 +123,15 @@ func (d *demo) failover(ctx context.Context) error {
 	if err := d.waitAndShow(ctx, "apps/v1", "Deployment", failoverWorkload, map[string]int64{failoverSurvivor: 2, failoverStopped: 2}); err != nil {
 		return err
 	}
+	// The clock starts with the stop request: kube-apiserver refuses new
+	// requests as soon as its graceful shutdown begins, and the shutdown
+	// itself takes seconds, in which failover is already under way.
+	start := time.Now()
+	fmt.Fprintf(d.out, "stopping %s's API server\n", failoverStopped)
 	if err := memberAPIServer(ctx, d.dir, failoverStopped, "stop"); err != nil {
 		return err
 	}
-	start := time.Now()
-	fmt.Fprintf(d.out, "stopped %s's API server\n", failoverStopped)
+	fmt.Fprintf(d.out, "[%4.0fs] %s's API server has exited\n", time.Since(start).Seconds(), failoverStopped)
 	down := true
 	defer func() {
 		if down { // leave the environment whole when a wait failed
