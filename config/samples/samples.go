@@ -4,7 +4,7 @@ package samples
 
 import "embed"
 
-// FS holds nginx/, nginx-weighted/ and workload/.
+// FS holds nginx/, nginx-weighted/, workload/ and failover/.
 //
-//go:embed nginx nginx-weighted workload
+//go:embed nginx nginx-weighted workload failover
 var FS embed.FS

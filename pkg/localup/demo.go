@@ -20,6 +20,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/yaml"
 
 	"github.com/propel-mc/propel/config/samples"
@@ -48,11 +50,18 @@ func Demo(ctx context.Context, dir string, out io.Writer) error {
 		dir = DefaultDir()
 	}
 	d := &demo{dir: dir, out: out, members: map[string]client.Client{}, cfgs: map[string]*rest.Config{}}
-	var err error
+	// Libraries the demo calls (explain's interpreters) log through
+	// controller-runtime: into a file, not over the demo's output.
+	logFile, err := os.OpenFile(filepath.Join(dir, "logs", "propelctl-demo.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("%w: is `make up` running?", err)
+	}
+	defer logFile.Close()
+	ctrllog.SetLogger(zap.New(zap.WriteTo(logFile)))
 	if d.cpCfg, d.cp, err = connect(filepath.Join(dir, "karmada.kubeconfig")); err != nil {
 		return fmt.Errorf("%w: is `make up` running?", err)
 	}
-	for _, m := range []string{"member1", "member2"} {
+	for _, m := range []string{"member1", "member2", failoverStopped} {
 		if d.cfgs[m], d.members[m], err = connect(filepath.Join(dir, m+".kubeconfig")); err != nil {
 			return err
 		}
@@ -65,6 +74,7 @@ func Demo(ctx context.Context, dir string, out io.Writer) error {
 		{"(a) nginx, Divided / Weighted 1:1", d.nginxWeighted},
 		{"(b) Workload CRD interpreted by cmd/interpreter-webhook-example, 2:1", d.workloadWebhook},
 		{"(c) the same Workload interpreted by a Lua customization", d.workloadLua},
+		{"(d) failover: " + failoverWorkload + " 2:2 on member2 and member3, member3's API server stops and comes back", d.failover},
 	}
 	for _, s := range steps {
 		fmt.Fprintf(out, "\n== %s\n", s.title)
@@ -95,25 +105,46 @@ func connect(kubeconfig string) (*rest.Config, client.Client, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Bounded requests: the failover scene polls a member that is down.
+	cfg.Timeout = 10 * time.Second
 	c, err := client.New(cfg, client.Options{Scheme: apis.Scheme})
 	return cfg, c, err
 }
 
-// apply creates or updates every object of a sample file.
+// apply creates or updates the object of a sample file.
 func (d *demo) apply(ctx context.Context, c client.Client, file string, replace *strings.Replacer) error {
-	data, err := samples.FS.ReadFile(file)
+	obj, err := sampleObject(file, replace)
 	if err != nil {
 		return err
+	}
+	if err := applyObject(ctx, c, obj); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.out, "applied %s %s\n", obj.GetKind(), obj.GetName())
+	return nil
+}
+
+// sampleObject reads the object of a sample file, with replace applied to
+// its text.
+func sampleObject(file string, replace *strings.Replacer) (*unstructured.Unstructured, error) {
+	data, err := samples.FS.ReadFile(file)
+	if err != nil {
+		return nil, err
 	}
 	if replace != nil {
 		data = []byte(replace.Replace(string(data)))
 	}
 	obj := &unstructured.Unstructured{}
 	if err := yaml.Unmarshal(data, &obj.Object); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	return obj, nil
+}
+
+// applyObject creates obj or updates the existing one.
+func applyObject(ctx context.Context, c client.Client, obj *unstructured.Unstructured) error {
 	existing := obj.DeepCopy()
-	err = c.Get(ctx, client.ObjectKeyFromObject(obj), existing)
+	err := c.Get(ctx, client.ObjectKeyFromObject(obj), existing)
 	switch {
 	case apierrors.IsNotFound(err):
 		err = c.Create(ctx, obj)
@@ -127,9 +158,8 @@ func (d *demo) apply(ctx context.Context, c client.Client, file string, replace 
 		err = c.Update(ctx, obj)
 	}
 	if err != nil {
-		return fmt.Errorf("apply %s: %w", file, err)
+		return fmt.Errorf("apply %s %s: %w", obj.GetKind(), obj.GetName(), err)
 	}
-	fmt.Fprintf(d.out, "applied %s %s\n", obj.GetKind(), obj.GetName())
 	return nil
 }
 

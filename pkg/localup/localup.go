@@ -1,8 +1,11 @@
 // Package localup runs Propel's playground on one machine: a control plane
 // and member clusters on loopback (pkg/localenv) with fake nodes of
 // different sizes, regions and zones, the members joined as Clusters, and
-// propel-controller-manager running in-process. State lives under one
+// propel-controller-manager running in-process with cluster failover on
+// (FailoverFlags, a ClusterTaintPolicy sample). State lives under one
 // directory; a second run reuses it (same ports, same data) unless Fresh.
+// A unix socket there lets `propelctl demo` stop and start a member's API
+// server; Demo applies the seed scenarios, including a failover scene.
 package localup
 
 import (
@@ -14,18 +17,22 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/propel-mc/propel/config/crds"
+	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/controllermanager"
 	"github.com/propel-mc/propel/pkg/join"
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -118,6 +125,11 @@ func Run(ctx context.Context, o Options) error {
 	if err := startControllerManager(ctx, o, env); err != nil {
 		return err
 	}
+	stopControl, err := serveControl(ctx, o.Dir, env)
+	if err != nil {
+		return err
+	}
+	defer stopControl()
 	printInstructions(o, env)
 	<-ctx.Done()
 	fmt.Fprintln(o.Out, "local-up: stopping every process")
@@ -167,6 +179,11 @@ func start(ctx context.Context, o Options) (*localenv.Environment, error) {
 		}
 		fmt.Fprintf(o.Out, "local-up: joined %s (%s, %d nodes)\n", mo.Name, mo.Region, len(mo.Nodes))
 	}
+	if err := applyClusterTaintPolicy(startCtx, env); err != nil {
+		env.Stop()
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "local-up: applied ClusterTaintPolicy from config/samples/%s (NoExecute while Ready is not True)\n", clusterTaintPolicySample)
 	return env, nil
 }
 
@@ -183,6 +200,42 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	return nil
 }
 
+// FailoverFlags turn cluster failover on, with cluster health timings short
+// enough that a stopped member is noticed within seconds (Karmada's defaults:
+// status every 10s, 30s failure/success thresholds, 40s monitor grace
+// period, 0.5 evictions per second). The failure threshold stays a few
+// status periods long so that one slow health check on a busy machine does
+// not taint a member: the taint manager evicts every binding there, not
+// only those with spec.failover.cluster. docs/quickstart.md lists them.
+var FailoverFlags = []string{
+	"--feature-gates=Failover=true",
+	"--enable-no-execute-taint-eviction=true",
+	"--resource-eviction-rate=50",
+	"--cluster-status-update-frequency=1s",
+	"--cluster-failure-threshold=5s",
+	"--cluster-success-threshold=3s",
+	"--cluster-monitor-period=1s",
+	"--cluster-monitor-grace-period=10s",
+	"--cluster-startup-grace-period=20s",
+}
+
+// clusterTaintPolicySample is the ClusterTaintPolicy local-up applies.
+const clusterTaintPolicySample = "failover/clustertaintpolicy.yaml"
+
+// applyClusterTaintPolicy creates (or updates) the sample ClusterTaintPolicy
+// that taints a not-Ready cluster NoExecute.
+func applyClusterTaintPolicy(ctx context.Context, env *localenv.Environment) error {
+	c, err := client.New(env.ControlPlane.Config, client.Options{Scheme: apis.Scheme})
+	if err != nil {
+		return err
+	}
+	obj, err := sampleObject(clusterTaintPolicySample, nil)
+	if err != nil {
+		return err
+	}
+	return applyObject(ctx, c, obj)
+}
+
 func startControllerManager(ctx context.Context, o Options, env *localenv.Environment) error {
 	logPath := filepath.Join(env.LogDir, "propel-controller-manager.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -191,6 +244,11 @@ func startControllerManager(ctx context.Context, o Options, env *localenv.Enviro
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(logFile)))
 	opts := controllermanager.NewOptions()
+	fs := pflag.NewFlagSet("propel-controller-manager", pflag.ContinueOnError)
+	opts.AddFlags(fs)
+	if err := fs.Parse(FailoverFlags); err != nil {
+		return fmt.Errorf("propel-controller-manager flags: %w", err)
+	}
 	opts.Kubeconfig = env.ControlPlane.Kubeconfig
 	opts.MetricsBindAddress, opts.HealthProbeBindAddress = "127.0.0.1:0", "0"
 	mgr, _, err := controllermanager.Build(ctx, opts)
@@ -202,7 +260,7 @@ func startControllerManager(ctx context.Context, o Options, env *localenv.Enviro
 			fmt.Fprintf(o.Out, "local-up: propel-controller-manager stopped: %v (log: %s)\n", err, logPath)
 		}
 	}()
-	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running (log: %s)\n", logPath)
+	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running with %s (log: %s)\n", strings.Join(FailoverFlags, " "), logPath)
 	return nil
 }
 
