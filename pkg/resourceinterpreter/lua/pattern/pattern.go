@@ -251,30 +251,82 @@ func (m *matcher) singleMatch(c byte, p, ep int) bool {
 	return m.pat[p] == c
 }
 
-// matchBracketClass matches c against the set pat[p:ec+1] ("[...]").
+// matchBracketClass matches c against the set pat[p:ec+1] ("[...]") as
+// gopher-lua (and thus Karmada) reads a set, which differs from C Lua on
+// ranges: a '-' after any item joins it with the next item into a range,
+// and a range matches only between two plain characters, so "[%a-z]"
+// matches nothing of "%a" or "z" (C Lua: a letter, '-' or 'z') and
+// "[a--b]" is the range a-b. A '-' first or last is literal, and ']' is
+// literal only as the first item, as in C Lua.
 func (m *matcher) matchBracketClass(c byte, p, ec int) bool {
 	sig := true
 	if m.pat[p+1] == '^' {
 		sig = false
 		p++
 	}
-	for p++; p < ec; p++ {
-		switch {
-		case m.pat[p] == '%':
+	var pending setItem // the last item, evaluated once it cannot join a range
+	ranging := false
+	for p++; p < ec; {
+		if m.pat[p] == '-' && pending.kind != itemNone {
+			ranging = true
 			p++
-			if matchClass(c, m.pat[p]) {
-				return sig
-			}
-		case m.pat[p+1] == '-' && p+2 < ec:
+			continue
+		}
+		var next setItem
+		if m.pat[p] == '%' {
+			next = setItem{kind: itemClass, lo: m.pat[p+1]}
 			p += 2
-			if m.pat[p-2] <= c && c <= m.pat[p] {
-				return sig
+		} else {
+			next = setItem{kind: itemChar, lo: m.pat[p]}
+			p++
+		}
+		if ranging {
+			ranging = false
+			if pending.kind == itemChar && next.kind == itemChar {
+				pending = setItem{kind: itemRange, lo: pending.lo, hi: next.lo}
+			} else {
+				pending = setItem{kind: itemNothing}
 			}
-		case m.pat[p] == c:
+			continue
+		}
+		if pending.matches(c) {
 			return sig
 		}
+		pending = next
+	}
+	if pending.matches(c) || (ranging && c == '-') {
+		return sig
 	}
 	return !sig
+}
+
+// setItem is one item of a bracket set: a character, a %-class, a range
+// of two characters, or a range that matches nothing.
+type setItem struct {
+	kind   setItemKind
+	lo, hi byte
+}
+
+type setItemKind uint8
+
+const (
+	itemNone setItemKind = iota
+	itemChar
+	itemClass
+	itemRange
+	itemNothing
+)
+
+func (it setItem) matches(c byte) bool {
+	switch it.kind {
+	case itemChar:
+		return c == it.lo
+	case itemClass:
+		return matchClass(c, it.lo)
+	case itemRange:
+		return it.lo <= c && c <= it.hi
+	}
+	return false
 }
 
 func (m *matcher) maxExpand(s, p, ep int) int {

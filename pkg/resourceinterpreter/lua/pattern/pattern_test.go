@@ -75,6 +75,10 @@ var seeds = []struct {
 	{"v1.2.3", "v(%d+)%.(%d+)%.(%d+)", 0}, {"abc", ".-$", 0}, {"$x", "$x", 0}, {"a\x00b", "%z", 0},
 	{"UPPER lower", "%u+", 0}, {"p!u?n", "%p", 0}, {"\t x", "%S", 0}, {"abc", "b", 10}, {"abc", "", 2},
 	{"resourcetemplate.karmada.io/generation", "^[%w%.]+/", 0}, {"aaa", "a*$", 1},
+	// Sets as gopher-lua reads them (ranges join any two items, match only
+	// between two characters; "--" collapses; a trailing '-' is literal).
+	{"x0-", "[%0-0]", 0}, {"-b", "[a--b]", 0}, {"z-", "[%a-z]", 0}, {"d-", "[a-c-e]", 0},
+	{"b-", "[a-]", 0}, {"-x", "[-x]+", 0}, {"q-", "[^a-c-]", 0},
 }
 
 func TestFindMatchesGopherLua(t *testing.T) {
