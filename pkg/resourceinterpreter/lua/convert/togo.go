@@ -160,8 +160,9 @@ func (e *encoder) table(t *glua.LTable) (any, error) {
 		return nil, err
 	}
 	defer func() { e.path = e.path[:len(e.path)-1] }()
-	if len(e.path) == 1 && e.share {
-		return e.root(t)
+	root := len(e.path) == 1 && e.share
+	if root {
+		defer func() { e.share = true }()
 	}
 	start, end := e.members.collect(t)
 	defer e.members.release(start)
@@ -175,40 +176,12 @@ func (e *encoder) table(t *glua.LTable) (any, error) {
 	case n > 0:
 		return e.array(t, n)
 	}
-	return e.object(start, end)
+	return e.object(start, end, root)
 }
 
 // metadataKey is the root member never shared: callers set its fields on
 // the result (resourceVersion...).
 const metadataKey = "metadata"
-
-// root converts the root table, sharing what may be shared but metadata.
-func (e *encoder) root(t *glua.LTable) (any, error) {
-	defer func() { e.share = true }()
-	start, end := e.members.collect(t)
-	defer e.members.release(start)
-	n, strs, err := shapeOf(e.members.kv[start:end])
-	switch {
-	case err != nil:
-		return nil, err
-	case n == 0 && strs == 0:
-		e.empties++
-		return []any{}, nil
-	case n > 0:
-		return e.array(t, n)
-	}
-	out := make(map[string]any, (end-start)/2)
-	for i := start; i < end; i += 2 {
-		k := string(e.members.kv[i].(glua.LString))
-		e.share = k != metadataKey
-		v, err := e.value(e.members.kv[i+1])
-		if err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, nil
-}
 
 func (e *encoder) array(t *glua.LTable, n int) (any, error) {
 	out := make([]any, n)
@@ -222,14 +195,21 @@ func (e *encoder) array(t *glua.LTable, n int) (any, error) {
 	return out, nil
 }
 
-func (e *encoder) object(start, end int) (any, error) {
+// object converts the members collected in kv[start:end]. For the root
+// table of a sharing encoder, every member but metadata may share the
+// template's values.
+func (e *encoder) object(start, end int, root bool) (any, error) {
 	out := make(map[string]any, (end-start)/2)
 	for i := start; i < end; i += 2 {
+		k := string(e.members.kv[i].(glua.LString))
+		if root {
+			e.share = k != metadataKey
+		}
 		v, err := e.value(e.members.kv[i+1])
 		if err != nil {
 			return nil, err
 		}
-		out[string(e.members.kv[i].(glua.LString))] = v
+		out[k] = v
 	}
 	return out, nil
 }
