@@ -2,6 +2,7 @@ package native_test
 
 import (
 	"fmt"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -39,7 +40,7 @@ func templateDependencies(path ...string) dependencyFunc {
 		if err := fromNested(obj, &tmpl, path...); err != nil {
 			return nil, err
 		}
-		return PodDependencies(&tmpl, obj.GetNamespace()), nil
+		return native.PodDependencies(&tmpl, obj.GetNamespace()), nil
 	}
 }
 
@@ -48,7 +49,7 @@ func podDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.Dependent
 	if err := fromNested(obj, &tmpl.Spec, "spec"); err != nil {
 		return nil, err
 	}
-	return PodDependencies(&tmpl, obj.GetNamespace()), nil
+	return native.PodDependencies(&tmpl, obj.GetNamespace()), nil
 }
 
 // claimTemplate is the part of a StatefulSet volume claim template read.
@@ -68,7 +69,7 @@ func statefulSetDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.D
 	if err := fromNested(obj, &spec, "spec"); err != nil {
 		return nil, err
 	}
-	deps := slices.DeleteFunc(PodDependencies(&spec.Template, obj.GetNamespace()), func(d configv1alpha1.DependentObjectReference) bool {
+	deps := slices.DeleteFunc(native.PodDependencies(&spec.Template, obj.GetNamespace()), func(d configv1alpha1.DependentObjectReference) bool {
 		return d.Kind == kindPersistentVolumeClaim && slices.ContainsFunc(spec.VolumeClaimTemplates,
 			func(t claimTemplate) bool { return t.Metadata.Name == d.Name })
 	})
@@ -144,3 +145,9 @@ func ValidateDependencies(deps []configv1alpha1.DependentObjectReference) error 
 	}
 	return fmt.Errorf("invalid dependencies: %w", errs.ToAggregate())
 }
+
+// Kinds of the objects a pod refers to.
+const (
+	kindSecret                = "Secret"
+	kindPersistentVolumeClaim = "PersistentVolumeClaim"
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -138,7 +139,7 @@ func (i *Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructu
 	if err != nil {
 		return 0, nil, fmt.Errorf("interpret replicas of %s: %w", describe(obj), err)
 	}
-	reqs := AccuratePodRequirements(tmpl)
+	reqs := native.AccuratePodRequirements(tmpl)
 	if reqs != nil && i.priorityClassName {
 		reqs.PriorityClassName = tmpl.Spec.PriorityClassName
 	}
