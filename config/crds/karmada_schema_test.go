@@ -17,6 +17,7 @@ var karmadaIdenticalSchemas = []string{
 	"policy.karmada.io_clustertaintpolicies.yaml",
 	"apps.karmada.io_workloadrebalancers.yaml",
 	"remedy.karmada.io_remedies.yaml",
+	"policy.karmada.io_federatedresourcequotas.yaml",
 }
 
 func TestSchemaEqualsKarmada(t *testing.T) {
