@@ -63,12 +63,12 @@ func renderWorks(b *testing.B, in *benchInput, existing map[string]*workv1alpha1
 			b.Fatal(err)
 		}
 		if existing != nil {
-			if _, changed, err := d.merge(existing[t.Name]); err != nil || changed {
+			if _, changed, err := d.Merge(existing[t.Name]); err != nil || changed {
 				b.Fatalf("merge: changed %v, %v", changed, err)
 			}
 			continue
 		}
-		w, err := d.newWork()
+		w, err := d.NewWork()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -55,7 +55,7 @@ func TestPreservedLabelsInjection(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w, err := d.newWork()
+				w, err := d.NewWork()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
 // renderer turns a binding's template into the desired Work of each
@@ -47,7 +48,7 @@ func newRenderer(interp Interpreter, b *binding, tmpl *unstructured.Unstructured
 // render prepares the Work of one target: replicas revised, completions
 // divided, overrides applied (they have the last word), Karmada's metadata
 // added, pruned. It also returns what the overrides applied.
-func (rd *renderer) render(ctx context.Context, t workv1alpha2.TargetCluster, cluster *clusterv1alpha1.Cluster) (*desiredWork, *overrides.Result, error) {
+func (rd *renderer) render(ctx context.Context, t workv1alpha2.TargetCluster, cluster *clusterv1alpha1.Cluster) (*workwriter.Desired, *overrides.Result, error) {
 	obj, err := rd.workload(ctx, t)
 	if err != nil {
 		return nil, nil, err
@@ -84,45 +85,51 @@ func (rd *renderer) workload(ctx context.Context, t workv1alpha2.TargetCluster) 
 
 // desiredWork computes the Work labels and annotations, merges the
 // binding's into the manifest, and prepares the manifest.
-func (rd *renderer) desiredWork(logger logr.Logger, obj *unstructured.Unstructured, t workv1alpha2.TargetCluster, applied *overrides.Result) (*desiredWork, error) {
+func (rd *renderer) desiredWork(logger logr.Logger, obj *unstructured.Unstructured, t workv1alpha2.TargetCluster, applied *overrides.Result) (*workwriter.Desired, error) {
 	labels := rd.b.ownerLabels()
-	manifestLabels := metaMap(obj, "labels")
-	mergeInto(manifestLabels, labels)
+	manifestLabels := workwriter.MetaMap(obj, "labels")
+	workwriter.MergeInto(manifestLabels, labels)
 	annotations := rd.b.ownerAnnotations()
-	manifestAnnotations := metaMap(obj, "annotations")
+	manifestAnnotations := workwriter.MetaMap(obj, "annotations")
 	if gen := obj.GetGeneration(); gen > 0 {
 		manifestAnnotations[names.ResourceTemplateGenerationAnnotation] = strconv.FormatInt(gen, 10)
 	}
-	mergeInto(manifestAnnotations, annotations)
+	workwriter.MergeInto(manifestAnnotations, annotations)
 	conflict := conflictResolution(logger, obj, rd.b.spec.ConflictResolution)
 	annotations[names.ConflictResolutionAnnotation] = conflict
 	if err := recordApplied(annotations, applied); err != nil {
 		return nil, err
 	}
 	if rd.preserved.appliesTo(t.Name) {
-		mergeInto(manifestLabels, rd.preserved.labels)
+		workwriter.MergeInto(manifestLabels, rd.preserved.labels)
 	}
-	d := &desiredWork{
-		cluster:     t.Name,
-		namespace:   names.ExecutionSpace(t.Name),
-		name:        names.WorkName(obj.GetKind(), obj.GetName(), obj.GetNamespace()),
-		labels:      labels,
-		annotations: annotations,
-		suspend:     suspendDispatching(rd.b.spec.Suspension, t.Name),
-		preserve:    rd.b.spec.PreserveResourcesOnDeletion != nil && *rd.b.spec.PreserveResourcesOnDeletion,
-		manifest:    obj,
+	d := &workwriter.Desired{
+		Cluster:     t.Name,
+		Namespace:   names.ExecutionSpace(t.Name),
+		Name:        names.WorkName(obj.GetKind(), obj.GetName(), obj.GetNamespace()),
+		Labels:      labels,
+		Annotations: annotations,
+		Suspend:     suspendDispatching(rd.b.spec.Suspension, t.Name),
+		Preserve:    rd.b.spec.PreserveResourcesOnDeletion != nil && *rd.b.spec.PreserveResourcesOnDeletion,
+		Manifest:    obj,
+		Owned:       appliedOverrideKeys,
 	}
-	if err := prepareManifest(obj, d.namespace, d.name, conflict); err != nil {
+	manifestAnnotations[names.ConflictResolutionAnnotation] = conflict
+	if err := workwriter.PrepareManifest(obj, d.Namespace, d.Name); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
+// appliedOverrideKeys are Work annotations the binding controller writes
+// only when overrides applied.
+var appliedOverrideKeys = []string{names.AppliedClusterOverridesAnnotation, names.AppliedOverridesAnnotation}
+
 // conflictResolution is the template's own conflict-resolution annotation
 // when it is "overwrite" or "abort", else the binding's choice (default
 // abort).
 func conflictResolution(logger logr.Logger, obj *unstructured.Unstructured, fromBinding policyv1alpha1.ConflictResolution) string {
-	switch v, _ := metaMap(obj, "annotations")[names.ConflictResolutionAnnotation].(string); v {
+	switch v, _ := workwriter.MetaMap(obj, "annotations")[names.ConflictResolutionAnnotation].(string); v {
 	case names.ConflictResolutionOverwrite, names.ConflictResolutionAbort:
 		return v
 	case "":

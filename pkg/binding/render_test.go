@@ -120,7 +120,7 @@ func renderAll(t testing.TB, b *binding, tmpl *unstructured.Unstructured, set *o
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := d.newWork()
+		w, err := d.NewWork()
 		if err != nil {
 			t.Fatal(err)
 		}

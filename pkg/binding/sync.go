@@ -7,10 +7,8 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -20,12 +18,13 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
 // workJob is one target's Work through rendering and writing.
 type workJob struct {
 	target  workv1alpha2.TargetCluster
-	desired *desiredWork
+	desired *workwriter.Desired
 	applied *overrides.Result
 	changed bool
 	err     error
@@ -99,51 +98,17 @@ func (r *reconciler) writeAll(ctx context.Context, jobs []workJob, works []*work
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", j.target.Name), "work", klog.KRef(j.desired.namespace, j.desired.name))
-			j.changed, j.err = r.writeWork(ctx, j.desired, existing[j.desired.key()])
+			logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", j.target.Name), "work", klog.KRef(j.desired.Namespace, j.desired.Name))
+			j.changed, j.err = workwriter.Write(ctx, r.Client, r.APIReader, j.desired, existing[j.desired.Key()])
 			switch {
 			case j.err != nil:
-				j.err = fmt.Errorf("write Work %s: %w", j.desired.key(), j.err)
+				j.err = fmt.Errorf("write Work %s: %w", j.desired.Key(), j.err)
 			case j.changed:
 				logger.V(1).Info("wrote Work")
 			}
 		})
 	}
 	wg.Wait()
-}
-
-// writeWork creates the Work, or updates it when it differs from what is
-// desired, retrying on conflicts with a fresh read. cached is the Work as
-// the cache has it (nil if absent). It reports whether it wrote.
-func (r *reconciler) writeWork(ctx context.Context, d *desiredWork, cached *workv1alpha1.Work) (bool, error) {
-	if cached == nil {
-		w, err := d.newWork()
-		if err != nil {
-			return false, err
-		}
-		err = r.Client.Create(ctx, w)
-		if !apierrors.IsAlreadyExists(err) {
-			return err == nil, err
-		}
-	}
-	written := false
-	current := cached
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if current == nil {
-			current = &workv1alpha1.Work{}
-			if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: d.namespace, Name: d.name}, current); err != nil {
-				return err
-			}
-		}
-		updated, changed, err := d.merge(current)
-		current = nil
-		if err != nil || !changed {
-			return err
-		}
-		written = true
-		return r.Client.Update(ctx, updated)
-	})
-	return written, err
 }
 
 // overridesApplied records ApplyOverridePolicySucceed on the template for

@@ -12,10 +12,11 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
 // desired renders the member1 Work of the worked example.
-func desired(t *testing.T, mutate func(*workv1alpha2.ResourceBinding)) *desiredWork {
+func desired(t *testing.T, mutate func(*workv1alpha2.ResourceBinding)) *workwriter.Desired {
 	t.Helper()
 	rb := exampleBinding()
 	if mutate != nil {
@@ -51,7 +52,7 @@ func stored(t *testing.T, w *workv1alpha1.Work) *workv1alpha1.Work {
 
 func TestMergeUnchangedWorkWritesNothing(t *testing.T) {
 	d := desired(t, nil)
-	created, err := d.newWork()
+	created, err := d.NewWork()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +60,13 @@ func TestMergeUnchangedWorkWritesNothing(t *testing.T) {
 	// Other writers' metadata is kept and does not cause a write.
 	existing.Labels["team"] = "x"
 	existing.Annotations["note"] = "y"
-	if _, changed, err := desired(t, nil).merge(existing); err != nil || changed {
+	if _, changed, err := desired(t, nil).Merge(existing); err != nil || changed {
 		t.Fatalf("merge of an unchanged Work: changed %v, %v", changed, err)
 	}
 }
 
 func TestMergeUpdates(t *testing.T) {
-	created, _ := desired(t, nil).newWork()
+	created, _ := desired(t, nil).NewWork()
 	existing := stored(t, created)
 	existing.Annotations[names.AppliedOverridesAnnotation] = `[{"policyName":"gone","overriders":{}}]`
 	existing.Finalizers = []string{"z.io/other", names.ExecutionControllerFinalizer}
@@ -74,13 +75,13 @@ func TestMergeUpdates(t *testing.T) {
 	// A stale applied-overrides annotation alone is no reason to write...
 	d := desired(t, nil)
 	existing.Finalizers = []string{names.ExecutionControllerFinalizer, "z.io/other"}
-	if _, changed, _ := d.merge(existing); changed {
+	if _, changed, _ := d.Merge(existing); changed {
 		t.Fatal("a stale applied-overrides annotation caused a write")
 	}
 	// ...but it is dropped when the Work is written anyway.
 	existing.Finalizers = []string{"z.io/other", names.ExecutionControllerFinalizer}
 	d = desired(t, func(rb *workv1alpha2.ResourceBinding) { rb.Spec.Clusters[0].Replicas = 4 })
-	updated, changed, err := d.merge(existing)
+	updated, changed, err := d.Merge(existing)
 	if err != nil || !changed {
 		t.Fatalf("changed %v, %v", changed, err)
 	}
@@ -103,10 +104,10 @@ func TestMergeUpdates(t *testing.T) {
 }
 
 func TestMergeAssignsMissingWorkID(t *testing.T) {
-	created, _ := desired(t, nil).newWork()
+	created, _ := desired(t, nil).NewWork()
 	existing := stored(t, created)
 	delete(existing.Labels, names.WorkPermanentIDLabel)
-	updated, changed, err := desired(t, nil).merge(existing)
+	updated, changed, err := desired(t, nil).Merge(existing)
 	if err != nil || !changed {
 		t.Fatalf("changed %v, %v", changed, err)
 	}
@@ -117,11 +118,11 @@ func TestMergeAssignsMissingWorkID(t *testing.T) {
 }
 
 func TestMergeTerminatingWorkFails(t *testing.T) {
-	created, _ := desired(t, nil).newWork()
+	created, _ := desired(t, nil).NewWork()
 	existing := stored(t, created)
 	now := metav1.Now()
 	existing.DeletionTimestamp = &now
-	if _, _, err := desired(t, nil).merge(existing); err == nil || !strings.Contains(err.Error(), "being deleted") {
+	if _, _, err := desired(t, nil).Merge(existing); err == nil || !strings.Contains(err.Error(), "being deleted") {
 		t.Fatalf("merge into a terminating Work: %v", err)
 	}
 }
