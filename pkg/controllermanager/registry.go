@@ -48,6 +48,8 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
 		{Name: "applicationFailover", Setup: setupApplicationFailover},
 		{Name: "remedy", Setup: setupRemedy},
+		{Name: "federatedResourceQuotaSync", Setup: setupFederatedResourceQuotaSync},
+		{Name: "federatedResourceQuotaStatus", Setup: setupFederatedResourceQuotaStatus},
 	}}
 }
 
