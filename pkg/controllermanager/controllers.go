@@ -60,6 +60,7 @@ func setupScheduler(_ context.Context, c *Context) error {
 		DisableResourceModels: !c.Options.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
 		IgnorePriority:        !c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
 		Accurate:              estimators,
+		Quota:                 quotaAdmitter(c),
 	})
 	if err != nil {
 		return err

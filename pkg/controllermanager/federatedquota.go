@@ -3,9 +3,11 @@ package controllermanager
 import (
 	"context"
 
+	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/scheduler"
 )
 
 // setupFederatedResourceQuotaSync starts Karmada's
@@ -21,4 +23,26 @@ func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
 func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
 	r := &status.Reconciler{Enforcement: c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement)}
 	return r.SetupWithManager(c.Manager)
+}
+
+// setupFederatedResourceQuotaEnforcement starts Karmada's
+// "federatedResourceQuotaEnforcement" when the FederatedQuotaEnforcement
+// gate is on (the scheduler then also checks placements against the
+// quotas: quotaAdmitter).
+func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+		return nil
+	}
+	r := &enforcement.Reconciler{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}
+	return r.SetupWithManager(c.Manager)
+}
+
+// quotaAdmitter is the scheduler's FederatedResourceQuota check of new
+// placements (Karmada's ResourceBinding webhook check), when the
+// FederatedQuotaEnforcement gate is on; nil otherwise.
+func quotaAdmitter(c *Context) scheduler.QuotaAdmitter {
+	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+		return nil
+	}
+	return &enforcement.Admitter{Client: c.Manager.GetClient()}
 }

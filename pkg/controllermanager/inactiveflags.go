@@ -12,7 +12,6 @@ var inactiveFlags = []commandline.Flag{
 	{Name: "cluster-api-kubeconfig", Type: "string"},
 	{Name: "concurrent-cluster-propagation-policy-syncs", Type: "int", Default: "1"},
 	{Name: "concurrent-propagation-policy-syncs", Type: "int", Default: "1"},
-	{Name: "federated-resource-quota-sync-period", Type: "duration", Default: "5m0s"},
 	{Name: "horizontal-pod-autoscaler-cpu-initialization-period", Type: "duration", Default: "5m0s"},
 	{Name: "horizontal-pod-autoscaler-downscale-delay", Type: "duration", Default: "5m0s"},
 	{Name: "horizontal-pod-autoscaler-downscale-stabilization", Type: "duration", Default: "5m0s"},

@@ -73,6 +73,9 @@ type Options struct {
 	// GracefulEvictionTimeout is the lifetime of an eviction task without
 	// gracePeriodSeconds.
 	GracefulEvictionTimeout time.Duration
+	// FederatedResourceQuotaSyncPeriod is how often the enforcement
+	// controller recomputes every quota's overall usage.
+	FederatedResourceQuotaSyncPeriod time.Duration
 	// EnableClusterResourceModeling collects nodeSummary and
 	// resourceSummary (and resource models) from the members.
 	EnableClusterResourceModeling bool
@@ -106,45 +109,46 @@ type Options struct {
 // NewOptions returns Karmada's defaults.
 func NewOptions() *Options {
 	return &Options{
-		Controllers:                     []string{"*"},
-		LeaderElect:                     true,
-		LeaderElectResourceName:         "karmada-controller-manager",
-		LeaderElectResourceNamespace:    "karmada-system",
-		LeaseDuration:                   15 * time.Second,
-		RenewDeadline:                   10 * time.Second,
-		RetryPeriod:                     2 * time.Second,
-		MetricsBindAddress:              ":8080",
-		MetricsSecure:                   true,
-		HealthProbeBindAddress:          ":10357",
-		ProfilingBindAddress:            ":6060",
-		KubeAPIQPS:                      40,
-		KubeAPIBurst:                    60,
-		ClusterAPIQPS:                   40,
-		ClusterAPIBurst:                 60,
-		ClusterStatusUpdateFrequency:    10 * time.Second,
-		ClusterSuccessThreshold:         30 * time.Second,
-		ClusterFailureThreshold:         30 * time.Second,
-		ClusterCacheSyncTimeout:         2 * time.Minute,
-		ClusterMonitorPeriod:            5 * time.Second,
-		ClusterMonitorGracePeriod:       40 * time.Second,
-		ClusterStartupGracePeriod:       60 * time.Second,
-		EnableTaintManager:              true,
-		NoExecuteTaintEvictionPurgeMode: "Gracefully",
-		ResourceEvictionRate:            0.5,
-		GracefulEvictionTimeout:         10 * time.Minute,
-		EnableClusterResourceModeling:   true,
-		ConcurrentClusterSyncs:          5,
-		ConcurrentBindingSyncs:          5,
-		ConcurrentClusterBindingSyncs:   5,
-		ConcurrentWorkSyncs:             5,
-		ConcurrentNamespaceSyncs:        1,
-		ConcurrentTemplateSyncs:         5,
-		ConcurrentDependentSyncs:        2,
-		SkippedPropagatingNamespaces:    []string{"kube-.*"},
-		SchedulerName:                   "default-scheduler",
-		InterpreterPrecedence:           string(resourceinterpreter.PrecedencePropel),
-		FeatureGates:                    &features.Gates{},
-		Estimator:                       accurate.NewOptions(),
+		Controllers:                      []string{"*"},
+		LeaderElect:                      true,
+		LeaderElectResourceName:          "karmada-controller-manager",
+		LeaderElectResourceNamespace:     "karmada-system",
+		LeaseDuration:                    15 * time.Second,
+		RenewDeadline:                    10 * time.Second,
+		RetryPeriod:                      2 * time.Second,
+		MetricsBindAddress:               ":8080",
+		MetricsSecure:                    true,
+		HealthProbeBindAddress:           ":10357",
+		ProfilingBindAddress:             ":6060",
+		KubeAPIQPS:                       40,
+		KubeAPIBurst:                     60,
+		ClusterAPIQPS:                    40,
+		ClusterAPIBurst:                  60,
+		ClusterStatusUpdateFrequency:     10 * time.Second,
+		ClusterSuccessThreshold:          30 * time.Second,
+		ClusterFailureThreshold:          30 * time.Second,
+		ClusterCacheSyncTimeout:          2 * time.Minute,
+		ClusterMonitorPeriod:             5 * time.Second,
+		ClusterMonitorGracePeriod:        40 * time.Second,
+		ClusterStartupGracePeriod:        60 * time.Second,
+		EnableTaintManager:               true,
+		NoExecuteTaintEvictionPurgeMode:  "Gracefully",
+		ResourceEvictionRate:             0.5,
+		GracefulEvictionTimeout:          10 * time.Minute,
+		FederatedResourceQuotaSyncPeriod: 5 * time.Minute,
+		EnableClusterResourceModeling:    true,
+		ConcurrentClusterSyncs:           5,
+		ConcurrentBindingSyncs:           5,
+		ConcurrentClusterBindingSyncs:    5,
+		ConcurrentWorkSyncs:              5,
+		ConcurrentNamespaceSyncs:         1,
+		ConcurrentTemplateSyncs:          5,
+		ConcurrentDependentSyncs:         2,
+		SkippedPropagatingNamespaces:     []string{"kube-.*"},
+		SchedulerName:                    "default-scheduler",
+		InterpreterPrecedence:            string(resourceinterpreter.PrecedencePropel),
+		FeatureGates:                     &features.Gates{},
+		Estimator:                        accurate.NewOptions(),
 	}
 }
 
@@ -180,6 +184,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.EnableNoExecuteTaintEviction, "enable-no-execute-taint-eviction", o.EnableNoExecuteTaintEviction, "Let the taint manager evict; without it the taint manager does nothing.")
 	fs.StringVar(&o.NoExecuteTaintEvictionPurgeMode, "no-execute-taint-eviction-purge-mode", o.NoExecuteTaintEvictionPurgeMode, "Purge mode of taint evictions for bindings without spec.failover.cluster: Gracefully or Directly.")
 	fs.Float32Var(&o.ResourceEvictionRate, "resource-eviction-rate", o.ResourceEvictionRate, "Evictions per second each taint-manager worker performs at most (>= 0; 0 means one every 30 minutes).")
+	fs.DurationVar(&o.FederatedResourceQuotaSyncPeriod, "federated-resource-quota-sync-period", o.FederatedResourceQuotaSyncPeriod, "How often FederatedResourceQuota enforcement recomputes every quota's overall usage from the ResourceBindings (must be > 0).")
 	fs.DurationVar(&o.GracefulEvictionTimeout, "graceful-eviction-timeout", o.GracefulEvictionTimeout, "How long an eviction task without gracePeriodSeconds keeps the evicted copy at most.")
 	fs.BoolVar(&o.EnableClusterResourceModeling, "enable-cluster-resource-modeling", o.EnableClusterResourceModeling, "Collect members' nodes and pods into Cluster status (nodeSummary, resourceSummary, resource models) for the scheduler.")
 	fs.IntVar(&o.ConcurrentClusterSyncs, "concurrent-cluster-syncs", o.ConcurrentClusterSyncs, "Clusters reconciled concurrently.")

@@ -50,6 +50,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "remedy", Setup: setupRemedy},
 		{Name: "federatedResourceQuotaSync", Setup: setupFederatedResourceQuotaSync},
 		{Name: "federatedResourceQuotaStatus", Setup: setupFederatedResourceQuotaStatus},
+		{Name: "federatedResourceQuotaEnforcement", Setup: setupFederatedResourceQuotaEnforcement},
 	}}
 }
 

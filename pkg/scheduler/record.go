@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 	"github.com/propel-mc/propel/pkg/scheduler/framework"
@@ -27,6 +29,17 @@ func (s *Scheduler) record(ctx context.Context, b *binding, out outcome) (reconc
 	if out.err == nil || framework.IsFitError(out.err) {
 		var err error
 		if cur, specWritten, err = s.patchSpec(ctx, b, out); err != nil {
+			if !quotaExceeded(err) {
+				return reconcile.Result{}, err
+			}
+			// Refused by a quota: the binding keeps its clusters and says
+			// why; the error (a spec not written) brings a retry with
+			// backoff, as Karmada's 403 from its webhook does.
+			out.err = err
+			if _, serr := s.patchStatus(ctx, b, out); serr != nil {
+				return reconcile.Result{}, errors.Join(err, serr)
+			}
+			s.emit(b, out)
 			return reconcile.Result{}, err
 		}
 	}
@@ -54,6 +67,11 @@ func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*bi
 	desired.spec.Clusters = out.result.Clusters
 	if maps.Equal(annotations, b.obj.GetAnnotations()) && apiequality.Semantic.DeepEqual(b.spec.Clusters, desired.spec.Clusters) {
 		return b, false, nil
+	}
+	if s.quota != nil && b.obj.GetNamespace() != "" {
+		if err := s.quota.Admit(ctx, b.obj.GetNamespace(), b.spec, desired.spec); err != nil {
+			return nil, false, &specPatchError{fmt.Errorf("check FederatedResourceQuotas for %s: %w", b, err)}
+		}
 	}
 	if err := s.client.Patch(ctx, desired.obj, client.MergeFromWithOptions(b.obj, client.MergeFromWithOptimisticLock{})); err != nil {
 		return nil, false, &specPatchError{fmt.Errorf("patch scheduling result of %s: %w", b, err)}
@@ -118,12 +136,23 @@ func scheduledCondition(err error) metav1.Condition {
 		c.Status, c.Reason, c.Message = metav1.ConditionTrue, workv1alpha2.BindingReasonSuccess, workv1alpha2.BindingScheduleSuccessMessage
 	case framework.IsFitError(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonNoClusterFit, err.Error()
+	case quotaExceeded(err):
+		var e *usage.Exceeded
+		errors.As(err, &e)
+		c.Reason, c.Message = usage.Reason, e.Error()
 	case framework.IsUnschedulable(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonUnschedulable, err.Error()
 	default:
 		c.Reason, c.Message = workv1alpha2.BindingReasonSchedulerError, err.Error()
 	}
 	return c
+}
+
+// quotaExceeded reports whether err is a FederatedResourceQuota refusing
+// a placement.
+func quotaExceeded(err error) bool {
+	var e *usage.Exceeded
+	return errors.As(err, &e)
 }
 
 // retry is the requeue policy: none after success or FitError (a new

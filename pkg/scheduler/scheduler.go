@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -59,6 +60,17 @@ type Options struct {
 	// (--enable-scheduler-estimator: pkg/scheduler/estimator/accurate);
 	// the smallest answer wins.
 	Accurate []estimator.BatchEstimator
+	// Quota checks a new placement of a ResourceBinding against the
+	// namespace's FederatedResourceQuotas before it is written (gate
+	// FederatedQuotaEnforcement; nil: no check).
+	Quota QuotaAdmitter
+}
+
+// QuotaAdmitter charges the change of placement from oldSpec to newSpec to
+// the quotas of namespace, or refuses it with an error that unwraps to a
+// *usage.Exceeded (pkg/federatedquota/enforcement.Admitter).
+type QuotaAdmitter interface {
+	Admit(ctx context.Context, namespace string, oldSpec, newSpec *workv1alpha2.ResourceBindingSpec) error
 }
 
 // Scheduler is the scheduling controller.
@@ -75,6 +87,7 @@ type Scheduler struct {
 	workers int
 	// ignorePriority is Options.IgnorePriority.
 	ignorePriority bool
+	quota          QuotaAdmitter
 	now            func() time.Time
 }
 
@@ -98,6 +111,7 @@ func New(opts Options) (*Scheduler, error) {
 		workers:        opts.Workers,
 		assumed:        assumed,
 		ignorePriority: opts.IgnorePriority,
+		quota:          opts.Quota,
 		core: &core.Scheduler{
 			Plugins: set,
 			Estimator: &estimator.Set{
