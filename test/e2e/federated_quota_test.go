@@ -148,4 +148,19 @@ func TestFederatedResourceQuota(t *testing.T) {
 		_, err := memberQuota(ctx, "member1")
 		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
 	}, harness.Timeout(2*time.Minute), logs)
+
+	// A Work left behind by a quota deleted while no controller ran (as a
+	// Karmada controller manager leaves them: there is no finalizer) is
+	// removed as soon as the sync controller sees it.
+	orphan := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{
+		Namespace: names.ExecutionSpace("member3"), Name: names.WorkName("ResourceQuota", "gone-quota", ns),
+		Labels: map[string]string{names.FederatedResourceQuotaNamespaceLabel: ns, names.FederatedResourceQuotaNameLabel: "gone-quota"},
+	}}
+	if err := env.Client.Create(ctx, orphan); err != nil {
+		t.Fatal(err)
+	}
+	harness.Eventually(t, "the orphaned quota Work is removed", func(ctx context.Context) (bool, error) {
+		err := env.Client.Get(ctx, client.ObjectKeyFromObject(orphan), &workv1alpha1.Work{})
+		return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+	}, logs)
 }

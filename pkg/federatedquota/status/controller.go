@@ -20,6 +20,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -48,17 +49,8 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.recorder = mgr.GetEventRecorderFor(names.FederatedResourceQuotaStatusControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaStatusControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}).
-		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(quotaOfWork), builder.WithPredicates(quotaWorkStatusChanged())).
+		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(syncer.QuotaOfWork), builder.WithPredicates(quotaWorkStatusChanged())).
 		Complete(r)
-}
-
-// quotaOfWork maps a quota's Work to the quota.
-func quotaOfWork(_ context.Context, obj client.Object) []reconcile.Request {
-	ns, name := obj.GetLabels()[names.FederatedResourceQuotaNamespaceLabel], obj.GetLabels()[names.FederatedResourceQuotaNameLabel]
-	if ns == "" || name == "" {
-		return nil
-	}
-	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: ns, Name: name}}}
 }
 
 func quotaWorkStatusChanged() predicate.Funcs {

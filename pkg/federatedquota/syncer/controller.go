@@ -48,8 +48,11 @@ type Reconciler struct {
 func New() *Reconciler { return &Reconciler{} }
 
 // SetupWithManager registers the controller with mgr: quota creations,
-// deletions and changes of staticAssignments, and new Clusters (every
-// quota assigning to them).
+// deletions and changes of staticAssignments, new Clusters (every quota
+// assigning to them), and Works carrying the quota labels as they appear
+// (including the initial list), so that the Works of a quota deleted while
+// the controller was down are removed at start-up; Karmada has no
+// finalizer and leaves them behind.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client, r.reader = mgr.GetClient(), mgr.GetAPIReader()
 	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
@@ -57,6 +60,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaSyncControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}, builder.WithPredicates(assignmentsChanged())).
 		Watches(&clusterv1alpha1.Cluster{}, r.quotasAssigningTo(), builder.WithPredicates(createdOnly())).
+		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(QuotaOfWork), builder.WithPredicates(createdOnly())).
 		Complete(r)
 }
 
@@ -74,6 +78,16 @@ func createdOnly() predicate.Funcs {
 		DeleteFunc:  func(event.DeleteEvent) bool { return false },
 		GenericFunc: func(event.GenericEvent) bool { return false },
 	}
+}
+
+// QuotaOfWork maps a Work this controller wrote to its quota (nothing for
+// other Works).
+func QuotaOfWork(_ context.Context, obj client.Object) []reconcile.Request {
+	ns, name := obj.GetLabels()[names.FederatedResourceQuotaNamespaceLabel], obj.GetLabels()[names.FederatedResourceQuotaNameLabel]
+	if ns == "" || name == "" {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: ns, Name: name}}}
 }
 
 // quotasAssigningTo maps a new Cluster to every quota with an assignment
