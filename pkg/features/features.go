@@ -80,7 +80,7 @@ var known = map[Gate]spec{
 	MultiClusterService:               {enabled: false, stage: alpha},
 	ResourceQuotaEstimate:             {enabled: false, stage: alpha, implemented: true},
 	StatefulFailoverInjection:         {enabled: false, stage: alpha, implemented: true},
-	FederatedQuotaEnforcement:         {enabled: false, stage: alpha},
+	FederatedQuotaEnforcement:         {enabled: false, stage: alpha, implemented: true},
 	MultiplePodTemplatesScheduling:    {enabled: false, stage: alpha, implemented: true},
 	ControllerPriorityQueue:           {enabled: true, stage: beta},
 	WorkloadAffinity:                  {enabled: false, stage: alpha},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/scheduler"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
@@ -76,6 +77,7 @@ func Build(o *Options) (ctrl.Manager, error) {
 		DisableResourceModels:          !o.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
 		IgnorePriority:                 !o.FeatureGates.Enabled(features.PriorityBasedScheduling),
 		Accurate:                       estimators,
+		Quota:                          quotaAdmitter(o, mgr),
 	})
 	if err != nil {
 		return nil, err
@@ -84,4 +86,15 @@ func Build(o *Options) (ctrl.Manager, error) {
 		return nil, err
 	}
 	return mgr, nil
+}
+
+// quotaAdmitter checks placements against FederatedResourceQuotas when the
+// FederatedQuotaEnforcement gate is on: Karmada's karmada-webhook makes
+// this check, so with the scheduler as its own process the gate goes on
+// this binary where Karmada's layout has it on the webhook.
+func quotaAdmitter(o *Options, mgr ctrl.Manager) scheduler.QuotaAdmitter {
+	if !o.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+		return nil
+	}
+	return &enforcement.Admitter{Client: mgr.GetClient()}
 }
