@@ -15,6 +15,7 @@
 //	go run ./test/bench -n 1000
 //	go run ./test/bench -n 1000 -binding-stage   # the binding controller alone
 //	go run ./test/bench -n 1000 -template-status # then a member status change of every Deployment
+//	go run ./test/bench -n 500 -failover         # cluster failover of a member running N Deployments
 package main
 
 import (
@@ -49,6 +50,7 @@ func main() {
 	flag.StringVar(&cfg.cmArgs, "cm-args", "", "extra flags for propel-controller-manager, space separated (e.g. --concurrent-resourcebinding-syncs=10)")
 	flag.BoolVar(&cfg.templateStatus, "template-status", false, "after the run, make every member report a status change of every Deployment and measure the template status stage (AggregateStatus into every template) alone: time, writes and CPU per template")
 	flag.StringVar(&cfg.apiserverProfile, "apiserver-profile", "", "write a 30 s CPU profile of the control-plane kube-apiserver, taken 20 s after the first Deployment is created, to this file")
+	flag.BoolVar(&cfg.failover, "failover", false, "measure cluster failover instead: N two-replica Deployments on member1 and member2 (3 members with real workloads), then member1's API server stops; time to taint, evict, Ready elsewhere and end of the eviction tasks, and control-plane writes per evicted binding (add --resource-eviction-rate=... to -cm-args to raise Karmada's 0.5/s)")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -62,6 +64,7 @@ type config struct {
 	timeout              time.Duration
 	bindingStage         bool
 	templateStatus       bool
+	failover             bool
 	pprof                string
 	apiserverProfile     string
 	cmArgs               string
@@ -76,6 +79,9 @@ func run(cfg config) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if cfg.failover {
+		return runFailover(ctx, cfg, dir)
+	}
 	var ms []localenv.MemberOptions
 	for i := 1; i <= cfg.members; i++ {
 		ms = append(ms, localenv.MemberOptions{Name: fmt.Sprintf("member%d", i)})

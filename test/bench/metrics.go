@@ -18,11 +18,16 @@ import (
 // leaving out leases and auth reviews (bookkeeping, not propagation).
 // Events are counted, but apart from the other writes (see isEventWrite).
 func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, error) {
-	out := map[string]float64{}
 	servers := map[string]*rest.Config{"karmada": env.ControlPlane.Config}
 	for _, m := range env.Members {
 		servers[m.Options.Name] = m.Config
 	}
+	return writeCountsOf(ctx, servers)
+}
+
+// writeCountsOf is writeCounts for the API servers given by name.
+func writeCountsOf(ctx context.Context, servers map[string]*rest.Config) (map[string]float64, error) {
+	out := map[string]float64{}
 	for name, cfg := range servers {
 		kube, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
