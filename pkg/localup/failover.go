@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -115,6 +116,9 @@ var afterStartStages = []failoverStage{
 }
 
 func (d *demo) failover(ctx context.Context) error {
+	if err := d.removeFailoverWorkload(ctx); err != nil {
+		return err
+	}
 	for _, f := range []string{"failover/deployment.yaml", "failover/propagationpolicy.yaml"} {
 		if err := d.apply(ctx, d.cp, f, nil); err != nil {
 			return err
@@ -125,21 +129,35 @@ func (d *demo) failover(ctx context.Context) error {
 	}
 	// The clock starts with the stop request: kube-apiserver refuses new
 	// requests as soon as its graceful shutdown begins, and the shutdown
-	// itself takes seconds, in which failover is already under way.
+	// itself takes seconds, in which failover is already under way; so the
+	// stages are watched while the stop request is still in progress.
 	start := time.Now()
 	fmt.Fprintf(d.out, "stopping %s's API server\n", failoverStopped)
-	if err := memberAPIServer(ctx, d.dir, failoverStopped, "stop"); err != nil {
-		return err
+	type stopResult struct {
+		err  error
+		took time.Duration
 	}
-	fmt.Fprintf(d.out, "[%4.0fs] %s's API server has exited\n", time.Since(start).Seconds(), failoverStopped)
+	stopped := make(chan stopResult, 1)
+	go func() {
+		err := memberAPIServer(ctx, d.dir, failoverStopped, "stop")
+		stopped <- stopResult{err, time.Since(start)}
+	}()
 	down := true
 	defer func() {
 		if down { // leave the environment whole when a wait failed
+			<-stopped
 			_ = memberAPIServer(context.Background(), d.dir, failoverStopped, "start")
 		}
 	}()
-	if err := d.runStages(ctx, start, afterStopStages); err != nil {
-		return err
+	stagesErr := d.runStages(ctx, start, afterStopStages)
+	r := <-stopped
+	stopped <- r // for the deferred restart
+	if r.err != nil {
+		return r.err
+	}
+	fmt.Fprintf(d.out, "[%4.0fs] %s's API server has exited (it refused new requests from the start of its shutdown)\n", r.took.Seconds(), failoverStopped)
+	if stagesErr != nil {
+		return stagesErr
 	}
 	if err := memberAPIServer(ctx, d.dir, failoverStopped, "start"); err != nil {
 		return err
@@ -150,6 +168,28 @@ func (d *demo) failover(ctx context.Context) error {
 		return err
 	}
 	return d.show(ctx, "apps/v1", "Deployment", failoverWorkload)
+}
+
+// removeFailoverWorkload deletes what an earlier run of the scene left
+// (its workload stays on the survivor alone: nothing moves it back) and
+// waits until the template and its binding are gone, so that the scene
+// starts from its 2:2 placement every time.
+func (d *demo) removeFailoverWorkload(ctx context.Context) error {
+	key := client.ObjectKey{Namespace: "default", Name: failoverWorkload}
+	err := d.cp.Delete(ctx, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("delete the earlier run's Deployment %s: %w", key, err)
+	}
+	fmt.Fprintf(d.out, "deleted the earlier run's Deployment %s\n", key.Name)
+	bindingKey := client.ObjectKey{Namespace: key.Namespace, Name: names.BindingName("Deployment", key.Name)}
+	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		errT := d.cp.Get(ctx, key, &appsv1.Deployment{})
+		errB := d.cp.Get(ctx, bindingKey, &workv1alpha2.ResourceBinding{})
+		return apierrors.IsNotFound(errT) && apierrors.IsNotFound(errB), nil
+	})
 }
 
 // runStages waits for each stage in turn and prints when it is reached,
