@@ -1,8 +1,8 @@
 package native_test
 
 import (
-	"cmp"
-	"slices"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -10,6 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+)
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	dedupeServiceIngress = native.DedupeServiceIngress
+	dedupeIngressIngress = native.DedupeIngressIngress
 )
 
 // aggregateService collects the load-balancer ingress points of every
@@ -57,154 +64,4 @@ func aggregateIngress(obj *unstructured.Unstructured, items []workv1alpha2.Aggre
 	}
 	ing.Status = status
 	return toUnstructured(&ing)
-}
-
-// portKey identifies a port status; a nil error differs from an empty one.
-type portKey struct {
-	port     int32
-	protocol string
-	hasError bool
-	error    string
-}
-
-func servicePortKey(p corev1.PortStatus) portKey {
-	return portKey{port: p.Port, protocol: string(p.Protocol), hasError: p.Error != nil, error: deref(p.Error, "")}
-}
-
-func ingressPortKey(p networkingv1.IngressPortStatus) portKey {
-	return portKey{port: p.Port, protocol: string(p.Protocol), hasError: p.Error != nil, error: deref(p.Error, "")}
-}
-
-// comparePorts orders by port, protocol, then error (none first).
-func comparePorts(a, b portKey) int {
-	if c := cmp.Compare(a.port, b.port); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.protocol, b.protocol); c != 0 {
-		return c
-	}
-	if a.hasError != b.hasError {
-		if a.hasError {
-			return 1
-		}
-		return -1
-	}
-	return cmp.Compare(a.error, b.error)
-}
-
-// ingressKey identifies a load-balancer ingress point.
-type ingressKey struct {
-	hostname, ip string
-	hasIPMode    bool
-	ipMode       string
-}
-
-// compareIngress orders non-empty hostnames (ascending) before empty ones,
-// then by IP, then by IP mode (none last).
-func compareIngress(a, b ingressKey) int {
-	if a.hostname != b.hostname {
-		switch {
-		case a.hostname == "":
-			return 1
-		case b.hostname == "":
-			return -1
-		}
-		return cmp.Compare(a.hostname, b.hostname)
-	}
-	if c := cmp.Compare(a.ip, b.ip); c != 0 {
-		return c
-	}
-	if a.hasIPMode != b.hasIPMode {
-		if a.hasIPMode {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Compare(a.ipMode, b.ipMode)
-}
-
-// grouped is one distinct ingress point with the union of its ports.
-type grouped[P any] struct {
-	key   ingressKey
-	first int // index of the first entry of the group
-	ports map[portKey]P
-}
-
-// groupIngress groups entries by key, merging their ports, and returns the
-// groups sorted.
-func groupIngress[E, P any](entries []E, key func(E) ingressKey, ports func(E) []P, pkey func(P) portKey) []*grouped[P] {
-	var groups []*grouped[P]
-	index := map[ingressKey]*grouped[P]{}
-	for i, e := range entries {
-		k := key(e)
-		g := index[k]
-		if g == nil {
-			g = &grouped[P]{key: k, first: i}
-			index[k] = g
-			groups = append(groups, g)
-		}
-		for _, p := range ports(e) {
-			if g.ports == nil {
-				g.ports = map[portKey]P{}
-			}
-			g.ports[pkey(p)] = p
-		}
-	}
-	slices.SortFunc(groups, func(a, b *grouped[P]) int { return compareIngress(a.key, b.key) })
-	return groups
-}
-
-// sortedPorts lists the union of a group's ports in order, nil when none.
-func sortedPorts[P any](ports map[portKey]P) []P {
-	if len(ports) == 0 {
-		return nil
-	}
-	keys := make([]portKey, 0, len(ports))
-	for k := range ports {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, comparePorts)
-	out := make([]P, len(keys))
-	for i, k := range keys {
-		out[i] = ports[k]
-	}
-	return out
-}
-
-// dedupeServiceIngress merges entries with the same (hostname, ip, ipMode)
-// and sorts them; nil when there are none.
-func dedupeServiceIngress(entries []corev1.LoadBalancerIngress) []corev1.LoadBalancerIngress {
-	if len(entries) == 0 {
-		return nil
-	}
-	groups := groupIngress(entries, func(e corev1.LoadBalancerIngress) ingressKey {
-		var mode string
-		if e.IPMode != nil {
-			mode = string(*e.IPMode)
-		}
-		return ingressKey{hostname: e.Hostname, ip: e.IP, hasIPMode: e.IPMode != nil, ipMode: mode}
-	}, func(e corev1.LoadBalancerIngress) []corev1.PortStatus { return e.Ports }, servicePortKey)
-	out := make([]corev1.LoadBalancerIngress, len(groups))
-	for i, g := range groups {
-		out[i] = entries[g.first]
-		out[i].Ports = sortedPorts(g.ports)
-	}
-	return out
-}
-
-// dedupeIngressIngress merges entries with the same (hostname, ip) and
-// sorts them; nil when there are none.
-func dedupeIngressIngress(entries []networkingv1.IngressLoadBalancerIngress) []networkingv1.IngressLoadBalancerIngress {
-	if len(entries) == 0 {
-		return nil
-	}
-	groups := groupIngress(entries, func(e networkingv1.IngressLoadBalancerIngress) ingressKey {
-		return ingressKey{hostname: e.Hostname, ip: e.IP}
-	}, func(e networkingv1.IngressLoadBalancerIngress) []networkingv1.IngressPortStatus { return e.Ports }, ingressPortKey)
-	out := make([]networkingv1.IngressLoadBalancerIngress, len(groups))
-	for i, g := range groups {
-		out[i] = entries[g.first]
-		out[i].Ports = sortedPorts(g.ports)
-	}
-	return out
 }

@@ -1,6 +1,8 @@
 package native_test
 
 import (
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 	"slices"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -11,6 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+)
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	appendReadyAndState = native.AppendReadyAndState
 )
 
 // replaceStatus converts obj to T and, unless its status already equals
@@ -69,14 +77,6 @@ func aggregatePod(obj *unstructured.Unstructured, items []workv1alpha2.Aggregate
 	}
 	status.Phase = firstPresent(podPhasePriority, phases)
 	return replaceStatus(obj, &pod, &pod.Status, status)
-}
-
-// appendReadyAndState keeps only the readiness and state of containers.
-func appendReadyAndState(dst, src []corev1.ContainerStatus) []corev1.ContainerStatus {
-	for _, c := range src {
-		dst = append(dst, corev1.ContainerStatus{Ready: c.Ready, State: c.State})
-	}
-	return dst
 }
 
 // aggregatePersistentVolume keeps the most significant phase (an item

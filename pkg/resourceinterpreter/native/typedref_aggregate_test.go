@@ -1,12 +1,21 @@
 package native_test
 
 import (
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+)
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	observedGeneration = native.ObservedGeneration
+	caughtUp           = native.CaughtUp
 )
 
 func aggregateHandlers() map[schema.GroupVersionKind]aggregateFunc {
@@ -25,23 +34,6 @@ func aggregateHandlers() map[schema.GroupVersionKind]aggregateFunc {
 		pdbGVK:         aggregatePodDisruptionBudget,
 		hpaGVK:         aggregateHorizontalPodAutoscaler,
 	}
-}
-
-// observedGeneration is the template's new status.observedGeneration: its
-// metadata.generation once every item (the full list, so an item without
-// status holds it back) has observed the latest template, else unchanged.
-func observedGeneration(latest, items int, old, templateGeneration int64) int64 {
-	if latest == items {
-		return templateGeneration
-	}
-	return old
-}
-
-// caughtUp reports whether a member reconciled its object
-// (observedGeneration >= generation) and that object was built from at
-// least the template generation want.
-func caughtUp(member *federatedGeneration, memberObserved, want int64) bool {
-	return memberObserved >= member.Generation && member.ResourceTemplateGeneration >= want
 }
 
 // The four workload kinds read the template's status and generation first

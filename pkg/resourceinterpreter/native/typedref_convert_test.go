@@ -1,54 +1,26 @@
 package native_test
 
 import (
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
-// toTyped converts a whole object into a typed Kubernetes struct.
-func toTyped(obj *unstructured.Unstructured, into any) error {
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, into)
-}
-
-// fromNested converts the object at path into a typed struct, leaving it
-// at its zero value when the path is absent or null. Converting only the
-// part a handler reads saves most of the cost of a whole-object conversion.
-func fromNested(obj *unstructured.Unstructured, into any, path ...string) error {
-	_, err := nestedTyped(obj, into, path...)
-	return err
-}
-
-// nestedTyped is fromNested also reporting whether the path was present.
-func nestedTyped(obj *unstructured.Unstructured, into any, path ...string) (bool, error) {
-	v, found, err := unstructured.NestedFieldNoCopy(obj.Object, path...)
-	if err != nil || !found || v == nil {
-		return found && v != nil, err
-	}
-	m, ok := v.(map[string]interface{})
-	if !ok {
-		return true, fmt.Errorf(".%s is of type %T, expected an object", strings.Join(path, "."), v)
-	}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, into); err != nil {
-		return true, fmt.Errorf(".%s: %w", strings.Join(path, "."), err)
-	}
-	return true, nil
-}
-
-// toUnstructured converts a typed object back. The result is normalized:
-// unknown fields are gone and serializable zero values appear.
-func toUnstructured(typed any) (*unstructured.Unstructured, error) {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
-	if err != nil {
-		return nil, err
-	}
-	return &unstructured.Unstructured{Object: m}, nil
-}
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	toTyped        = native.ToTyped
+	fromNested     = native.FromNested
+	nestedTyped    = native.NestedTyped
+	toUnstructured = native.ToUnstructured
+	rawJSON        = native.RawJSON
+	describe       = native.Describe
+)
 
 // rebuild converts obj to T, lets set change it, and returns the normalized
 // result.
@@ -76,26 +48,4 @@ func decodeEach[M any](items []workv1alpha2.AggregatedStatusItem, fn func(item *
 		fn(item, &member)
 	}
 	return nil
-}
-
-// rawJSON marshals a reflected status.
-func rawJSON(v any) (*runtime.RawExtension, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return &runtime.RawExtension{Raw: raw}, nil
-}
-
-// objectKey is "<namespace>/<name>", or the name of a cluster-scoped object.
-func objectKey(obj *unstructured.Unstructured) string {
-	if ns := obj.GetNamespace(); ns != "" {
-		return ns + "/" + obj.GetName()
-	}
-	return obj.GetName()
-}
-
-// describe names an object in errors: "Deployment default/nginx".
-func describe(obj *unstructured.Unstructured) string {
-	return obj.GetKind() + " " + objectKey(obj)
 }

@@ -6,15 +6,18 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/names"
+)
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	serviceImportDependencies = native.ServiceImportDependencies
 )
 
 func dependencyHandlers() map[schema.GroupVersionKind]dependencyFunc {
@@ -100,24 +103,6 @@ func ingressDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.Depen
 		})
 	}
 	return deps, nil
-}
-
-// serviceImportDependencies is the derived Service and its EndpointSlices.
-func serviceImportDependencies(obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	derived := names.DerivedServiceName(obj.GetName())
-	return []configv1alpha1.DependentObjectReference{{
-		APIVersion: corev1.SchemeGroupVersion.String(),
-		Kind:       "Service",
-		Namespace:  obj.GetNamespace(),
-		Name:       derived,
-	}, {
-		APIVersion: discoveryv1.SchemeGroupVersion.String(),
-		Kind:       "EndpointSlice",
-		Namespace:  obj.GetNamespace(),
-		LabelSelector: &metav1.LabelSelector{
-			MatchLabels: map[string]string{discoveryv1.LabelServiceName: derived},
-		},
-	}}, nil
 }
 
 // ValidateDependencies checks dependency references as Karmada does for

@@ -1,12 +1,21 @@
 package native_test
 
 import (
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	ingressHealthy               = native.IngressHealthy
+	persistentVolumeClaimHealthy = native.PersistentVolumeClaimHealthy
+	podHealthy                   = native.PodHealthy
+	podDisruptionBudgetHealthy   = native.PodDisruptionBudgetHealthy
 )
 
 func healthHandlers() map[schema.GroupVersionKind]healthFunc {
@@ -99,52 +108,4 @@ func serviceHealthy(obj *unstructured.Unstructured) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-func ingressHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s networkingv1.IngressStatus
-	if err := fromNested(obj, &s, "status"); err != nil {
-		return false, err
-	}
-	for _, in := range s.LoadBalancer.Ingress {
-		if in.Hostname != "" || in.IP != "" {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-func persistentVolumeClaimHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s corev1.PersistentVolumeClaimStatus
-	if err := fromNested(obj, &s, "status"); err != nil {
-		return false, err
-	}
-	return s.Phase == corev1.ClaimBound, nil
-}
-
-// podHealthy: succeeded, or running and ready.
-func podHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s corev1.PodStatus
-	if err := fromNested(obj, &s, "status"); err != nil {
-		return false, err
-	}
-	switch s.Phase {
-	case corev1.PodSucceeded:
-		return true, nil
-	case corev1.PodRunning:
-		for _, c := range s.Conditions {
-			if c.Type == corev1.PodReady {
-				return c.Status == corev1.ConditionTrue, nil
-			}
-		}
-	}
-	return false, nil
-}
-
-func podDisruptionBudgetHealthy(obj *unstructured.Unstructured) (bool, error) {
-	var s policyv1.PodDisruptionBudgetStatus
-	if err := fromNested(obj, &s, "status"); err != nil {
-		return false, err
-	}
-	return s.CurrentHealthy >= s.DesiredHealthy, nil
 }

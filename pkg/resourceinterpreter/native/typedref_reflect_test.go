@@ -1,21 +1,30 @@
 package native_test
 
 import (
-	"encoding/json"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+
 	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/pkg/names"
 )
+
+// Unchanged since the typed implementation: production code serves as
+// the reference (export_test.go).
+var (
+	reflectService                 = native.ReflectService
+	reflectJob                     = native.ReflectJob
+	reflectPodDisruptionBudget     = native.ReflectPodDisruptionBudget
+	reflectHorizontalPodAutoscaler = native.ReflectHorizontalPodAutoscaler
+	reflectWholeStatus             = native.ReflectWholeStatus
+)
+
+type federatedGeneration = native.FederatedGeneration
 
 func reflectHandlers() map[schema.GroupVersionKind]reflectFunc {
 	return map[schema.GroupVersionKind]reflectFunc{
@@ -29,15 +38,6 @@ func reflectHandlers() map[schema.GroupVersionKind]reflectFunc {
 		pdbGVK:         reflectPodDisruptionBudget,
 		hpaGVK:         reflectHorizontalPodAutoscaler,
 	}
-}
-
-// federatedGeneration travels with reflected workload statuses so that
-// aggregation can tell whether a member has caught up with the template:
-// the member object's metadata.generation and the template generation it
-// was built from (annotation resourcetemplate.karmada.io/generation).
-type federatedGeneration struct {
-	Generation                 int64 `json:"generation,omitempty"`
-	ResourceTemplateGeneration int64 `json:"resourceTemplateGeneration,omitempty"`
 }
 
 // Reflected workload statuses: the generations first, then the Kubernetes
@@ -153,75 +153,4 @@ func reflectStatefulSet(obj *unstructured.Unstructured) (*runtime.RawExtension, 
 		UpdatedReplicas:   s.UpdatedReplicas,
 		AvailableReplicas: s.AvailableReplicas,
 	}})
-}
-
-// reflectService reflects the load balancer of LoadBalancer Services only.
-func reflectService(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	serviceType, found, err := unstructured.NestedString(obj.Object, "spec", "type")
-	if err != nil || !found || serviceType != string(corev1.ServiceTypeLoadBalancer) {
-		return nil, err
-	}
-	var s corev1.ServiceStatus
-	if found, err := nestedTyped(obj, &s, "status"); err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&corev1.ServiceStatus{LoadBalancer: s.LoadBalancer})
-}
-
-func reflectJob(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s batchv1.JobStatus
-	if found, err := nestedTyped(obj, &s, "status"); err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&batchv1.JobStatus{
-		Active:         s.Active,
-		Succeeded:      s.Succeeded,
-		Failed:         s.Failed,
-		Conditions:     s.Conditions,
-		StartTime:      s.StartTime,
-		CompletionTime: s.CompletionTime,
-	})
-}
-
-func reflectPodDisruptionBudget(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s policyv1.PodDisruptionBudgetStatus
-	if found, err := nestedTyped(obj, &s, "status"); err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&policyv1.PodDisruptionBudgetStatus{
-		DisruptionsAllowed: s.DisruptionsAllowed,
-		CurrentHealthy:     s.CurrentHealthy,
-		DesiredHealthy:     s.DesiredHealthy,
-		ExpectedPods:       s.ExpectedPods,
-		DisruptedPods:      s.DisruptedPods,
-	})
-}
-
-func reflectHorizontalPodAutoscaler(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	var s autoscalingv2.HorizontalPodAutoscalerStatus
-	if found, err := nestedTyped(obj, &s, "status"); err != nil || !found {
-		return nil, err
-	}
-	return rawJSON(&autoscalingv2.HorizontalPodAutoscalerStatus{
-		CurrentReplicas: s.CurrentReplicas,
-		DesiredReplicas: s.DesiredReplicas,
-	})
-}
-
-// reflectWholeStatus is the fallback for every kind without a dedicated
-// handler (and the Ingress handler): .status as it is, nil when absent.
-func reflectWholeStatus(obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	v, found, err := unstructured.NestedFieldNoCopy(obj.Object, "status")
-	if err != nil || !found || v == nil {
-		return nil, err
-	}
-	status, ok := v.(map[string]interface{})
-	if !ok {
-		return nil, fmt.Errorf(".status is of type %T, expected an object", v)
-	}
-	raw, err := json.Marshal(status)
-	if err != nil {
-		return nil, err
-	}
-	return &runtime.RawExtension{Raw: raw}, nil
 }
