@@ -81,35 +81,24 @@ func decodeMapEntry(b []byte) (key string, value []byte, err error) {
 	return key, value, err
 }
 
-func addStringEntry(m *map[string]string, name string, b []byte) error {
+// addEntry decodes one map entry into *m, converting the value with
+// value, within MaxMapEntries distinct keys.
+func addEntry[V any](m *map[string]V, name string, b []byte, value func([]byte) V) error {
 	k, v, err := decodeMapEntry(b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if *m == nil {
-		*m = map[string]string{}
+		*m = map[string]V{}
 	}
 	if _, ok := (*m)[k]; !ok && len(*m) >= MaxMapEntries {
 		return fmt.Errorf("%s: %w (at most %d)", name, errLimit, MaxMapEntries)
 	}
-	(*m)[k] = string(v)
+	(*m)[k] = value(v)
 	return nil
 }
 
-func addBytesEntry(m *map[string][]byte, name string, b []byte) error {
-	k, v, err := decodeMapEntry(b)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if *m == nil {
-		*m = map[string][]byte{}
-	}
-	if _, ok := (*m)[k]; !ok && len(*m) >= MaxMapEntries {
-		return fmt.Errorf("%s: %w (at most %d)", name, errLimit, MaxMapEntries)
-	}
-	(*m)[k] = clone(v)
-	return nil
-}
+func toString(v []byte) string { return string(v) }
 
 // clone copies v so that a decoded message never aliases the buffer gRPC
 // reuses; nil stays nil, empty stays empty.
@@ -127,7 +116,7 @@ func (m *NodeClaim) decode(b []byte) error {
 		}
 		switch f.num {
 		case 2:
-			return addStringEntry(&m.NodeSelector, "nodeSelector", f.v)
+			return addEntry(&m.NodeSelector, "nodeSelector", f.v, toString)
 		case 4:
 			m.NodeAffinityBytes = clone(f.v)
 		case 5:
@@ -163,7 +152,7 @@ func (m *ReplicaRequirements) decode(b []byte) error {
 		case 4:
 			m.PriorityClassName = string(f.v)
 		case 5:
-			return addBytesEntry(&m.ResourceRequestBytes, "resourceRequestBytes", f.v)
+			return addEntry(&m.ResourceRequestBytes, "resourceRequestBytes", f.v, clone)
 		}
 		return nil
 	})
@@ -180,7 +169,7 @@ func (m *ComponentReplicaRequirements) decode(b []byte) error {
 		case 3:
 			m.PriorityClassName = string(f.v)
 		case 4:
-			return addBytesEntry(&m.ResourceRequestBytes, "resourceRequestBytes", f.v)
+			return addEntry(&m.ResourceRequestBytes, "resourceRequestBytes", f.v, clone)
 		}
 		return nil
 	})
@@ -202,15 +191,23 @@ func (m *Component) decode(b []byte) error {
 	})
 }
 
-func appendComponent(cs *[]Component, b []byte) error {
-	if len(*cs) >= MaxComponents {
-		return fmt.Errorf("components: %w (at most %d)", errLimit, MaxComponents)
+// decoder is a message that decodes itself from its encoding.
+type decoder[T any] interface {
+	*T
+	decode(b []byte) error
+}
+
+// appendDecoded decodes one more element of a repeated message field into
+// *list, within max elements.
+func appendDecoded[T any, P decoder[T]](list *[]T, name string, max int, b []byte) error {
+	if len(*list) >= max {
+		return fmt.Errorf("%s: %w (at most %d)", name, errLimit, max)
 	}
-	var c Component
-	if err := c.decode(b); err != nil {
-		return fmt.Errorf("components[%d]: %w", len(*cs), err)
+	var v T
+	if err := P(&v).decode(b); err != nil {
+		return fmt.Errorf("%s[%d]: %w", name, len(*list), err)
 	}
-	*cs = append(*cs, c)
+	*list = append(*list, v)
 	return nil
 }
 
@@ -220,22 +217,10 @@ func (m *AssumedWorkload) decode(b []byte) error {
 		case f.num == 1 && f.bytes():
 			m.Namespace = string(f.v)
 		case f.num == 2 && f.bytes():
-			return appendComponent(&m.Components, f.v)
+			return appendDecoded(&m.Components, "components", MaxComponents, f.v)
 		}
 		return nil
 	})
-}
-
-func appendAssumedWorkload(ws *[]AssumedWorkload, b []byte) error {
-	if len(*ws) >= MaxAssumedWorkloads {
-		return fmt.Errorf("assumedWorkloads: %w (at most %d)", errLimit, MaxAssumedWorkloads)
-	}
-	var w AssumedWorkload
-	if err := w.decode(b); err != nil {
-		return fmt.Errorf("assumedWorkloads[%d]: %w", len(*ws), err)
-	}
-	*ws = append(*ws, w)
-	return nil
 }
 
 func (m *ObjectReference) decode(b []byte) error {
@@ -260,7 +245,7 @@ func (m *ObjectReference) decode(b []byte) error {
 // Unmarshal decodes the request, replacing m.
 func (m *MaxAvailableReplicasRequest) Unmarshal(b []byte) error {
 	*m = MaxAvailableReplicasRequest{}
-	err := walk(b, func(f field) error {
+	return unmarshal("MaxAvailableReplicasRequest", b, func(f field) error {
 		if !f.bytes() {
 			return nil
 		}
@@ -272,29 +257,22 @@ func (m *MaxAvailableReplicasRequest) Unmarshal(b []byte) error {
 				return fmt.Errorf("replicaRequirements: %w", err)
 			}
 		case 3:
-			return appendAssumedWorkload(&m.AssumedWorkloads, f.v)
+			return appendDecoded(&m.AssumedWorkloads, "assumedWorkloads", MaxAssumedWorkloads, f.v)
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("decode MaxAvailableReplicasRequest: %w", err)
-	}
-	return nil
 }
 
 // Unmarshal decodes the response, replacing m.
 func (m *MaxAvailableReplicasResponse) Unmarshal(b []byte) error {
 	*m = MaxAvailableReplicasResponse{}
-	if err := decodeInt32(b, &m.MaxReplicas); err != nil {
-		return fmt.Errorf("decode MaxAvailableReplicasResponse: %w", err)
-	}
-	return nil
+	return unmarshal("MaxAvailableReplicasResponse", b, int32Field(&m.MaxReplicas))
 }
 
 // Unmarshal decodes the request, replacing m.
 func (m *MaxAvailableComponentSetsRequest) Unmarshal(b []byte) error {
 	*m = MaxAvailableComponentSetsRequest{}
-	err := walk(b, func(f field) error {
+	return unmarshal("MaxAvailableComponentSetsRequest", b, func(f field) error {
 		if !f.bytes() {
 			return nil
 		}
@@ -302,33 +280,26 @@ func (m *MaxAvailableComponentSetsRequest) Unmarshal(b []byte) error {
 		case 1:
 			m.Cluster = string(f.v)
 		case 2:
-			return appendComponent(&m.Components, f.v)
+			return appendDecoded(&m.Components, "components", MaxComponents, f.v)
 		case 3:
 			m.Namespace = string(f.v)
 		case 4:
-			return appendAssumedWorkload(&m.AssumedWorkloads, f.v)
+			return appendDecoded(&m.AssumedWorkloads, "assumedWorkloads", MaxAssumedWorkloads, f.v)
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("decode MaxAvailableComponentSetsRequest: %w", err)
-	}
-	return nil
 }
 
 // Unmarshal decodes the response, replacing m.
 func (m *MaxAvailableComponentSetsResponse) Unmarshal(b []byte) error {
 	*m = MaxAvailableComponentSetsResponse{}
-	if err := decodeInt32(b, &m.MaxSets); err != nil {
-		return fmt.Errorf("decode MaxAvailableComponentSetsResponse: %w", err)
-	}
-	return nil
+	return unmarshal("MaxAvailableComponentSetsResponse", b, int32Field(&m.MaxSets))
 }
 
 // Unmarshal decodes the request, replacing m.
 func (m *UnschedulableReplicasRequest) Unmarshal(b []byte) error {
 	*m = UnschedulableReplicasRequest{}
-	err := walk(b, func(f field) error {
+	return unmarshal("UnschedulableReplicasRequest", b, func(f field) error {
 		switch {
 		case f.num == 1 && f.bytes():
 			m.Cluster = string(f.v)
@@ -341,27 +312,28 @@ func (m *UnschedulableReplicasRequest) Unmarshal(b []byte) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("decode UnschedulableReplicasRequest: %w", err)
-	}
-	return nil
 }
 
 // Unmarshal decodes the response, replacing m.
 func (m *UnschedulableReplicasResponse) Unmarshal(b []byte) error {
 	*m = UnschedulableReplicasResponse{}
-	if err := decodeInt32(b, &m.UnschedulableReplicas); err != nil {
-		return fmt.Errorf("decode UnschedulableReplicasResponse: %w", err)
+	return unmarshal("UnschedulableReplicasResponse", b, int32Field(&m.UnschedulableReplicas))
+}
+
+// unmarshal walks b with handle, naming the message in errors.
+func unmarshal(message string, b []byte, handle func(f field) error) error {
+	if err := walk(b, handle); err != nil {
+		return fmt.Errorf("decode %s: %w", message, err)
 	}
 	return nil
 }
 
-// decodeInt32 reads field 1 (int32) of a one-field response.
-func decodeInt32(b []byte, dst *int32) error {
-	return walk(b, func(f field) error {
+// int32Field reads field 1 (int32) of a one-field response into dst.
+func int32Field(dst *int32) func(f field) error {
+	return func(f field) error {
 		if f.num == 1 && f.varint() {
 			*dst = int32(f.u)
 		}
 		return nil
-	})
+	}
 }
