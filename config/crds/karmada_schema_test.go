@@ -18,6 +18,8 @@ var karmadaIdenticalSchemas = []string{
 	"apps.karmada.io_workloadrebalancers.yaml",
 	"remedy.karmada.io_remedies.yaml",
 	"policy.karmada.io_federatedresourcequotas.yaml",
+	"autoscaling.karmada.io_federatedhpas.yaml",
+	"autoscaling.karmada.io_cronfederatedhpas.yaml",
 }
 
 func TestSchemaEqualsKarmada(t *testing.T) {

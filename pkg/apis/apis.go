@@ -8,6 +8,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	appsv1alpha1 "github.com/propel-mc/propel/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -24,6 +25,7 @@ var builder = runtime.SchemeBuilder{
 	workv1alpha2.AddToScheme,
 	appsv1alpha1.AddToScheme,
 	remedyv1alpha1.AddToScheme,
+	autoscalingv1alpha1.AddToScheme,
 }
 
 // AddToScheme adds every Karmada group Propel serves.
