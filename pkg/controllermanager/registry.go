@@ -51,6 +51,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "federatedResourceQuotaSync", Setup: setupFederatedResourceQuotaSync},
 		{Name: "federatedResourceQuotaStatus", Setup: setupFederatedResourceQuotaStatus},
 		{Name: "federatedResourceQuotaEnforcement", Setup: setupFederatedResourceQuotaEnforcement},
+		{Name: "cronFederatedHorizontalPodAutoscaler", Setup: setupCronFederatedHPA},
 	}}
 }
 

@@ -1,0 +1,95 @@
+package cronfederatedhpa
+
+import (
+	"context"
+	"fmt"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
+)
+
+// scale applies rule to the target: the bounds of a FederatedHPA, or the
+// replicas of a resource template through its scale subresource. The
+// target is read live at every fire.
+func (r *Reconciler) scale(ctx context.Context, namespace string, target autoscalingv2.CrossVersionObjectReference, rule autoscalingv1alpha1.CronFederatedHPARule) error {
+	gv, err := schema.ParseGroupVersion(target.APIVersion)
+	if err != nil {
+		return fmt.Errorf("scale target apiVersion %q: %w", target.APIVersion, err)
+	}
+	if gv == autoscalingv1alpha1.GroupVersion {
+		if target.Kind != "FederatedHPA" {
+			return fmt.Errorf("CronFederatedHPA do not support scale target %s/%s", target.APIVersion, target.Kind)
+		}
+		return r.scaleFederatedHPA(ctx, client.ObjectKey{Namespace: namespace, Name: target.Name}, rule)
+	}
+	return r.scaleWorkload(ctx, gv.WithKind(target.Kind), client.ObjectKey{Namespace: namespace, Name: target.Name}, rule)
+}
+
+// scaleFederatedHPA sets the FederatedHPA's minReplicas and maxReplicas
+// the rule gives, updating it only when they differ.
+func (r *Reconciler) scaleFederatedHPA(ctx context.Context, key client.ObjectKey, rule autoscalingv1alpha1.CronFederatedHPARule) error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		fhpa := &autoscalingv1alpha1.FederatedHPA{}
+		if err := r.client.Get(ctx, key, fhpa); err != nil {
+			return err
+		}
+		changed := false
+		if rule.TargetMaxReplicas != nil && fhpa.Spec.MaxReplicas != *rule.TargetMaxReplicas {
+			fhpa.Spec.MaxReplicas = *rule.TargetMaxReplicas
+			changed = true
+		}
+		if rule.TargetMinReplicas != nil && (fhpa.Spec.MinReplicas == nil || *fhpa.Spec.MinReplicas != *rule.TargetMinReplicas) {
+			minReplicas := *rule.TargetMinReplicas
+			fhpa.Spec.MinReplicas = &minReplicas
+			changed = true
+		}
+		if !changed {
+			return nil
+		}
+		if lower := fhpa.Spec.MinReplicas; lower != nil && *lower > fhpa.Spec.MaxReplicas {
+			return fmt.Errorf("minReplicas %d would exceed maxReplicas %d", *lower, fhpa.Spec.MaxReplicas)
+		}
+		return r.client.Update(ctx, fhpa)
+	})
+	if err != nil {
+		return fmt.Errorf("scale FederatedHPA %s: %w", key, err)
+	}
+	return nil
+}
+
+// scaleWorkload sets spec.replicas of the template's scale subresource to
+// the rule's targetReplicas when it differs (also when the scale omits it,
+// so that scaling from zero works).
+func (r *Reconciler) scaleWorkload(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey, rule autoscalingv1alpha1.CronFederatedHPARule) error {
+	if rule.TargetReplicas == nil {
+		return fmt.Errorf("rule %s sets no targetReplicas for %s %s", rule.Name, gvk.Kind, key)
+	}
+	want := int64(*rule.TargetReplicas)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj := &unstructured.Unstructured{}
+		obj.SetGroupVersionKind(gvk)
+		obj.SetNamespace(key.Namespace)
+		obj.SetName(key.Name)
+		scale := &unstructured.Unstructured{}
+		scale.SetGroupVersionKind(schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"})
+		if err := r.client.SubResource("scale").Get(ctx, obj, scale); err != nil {
+			return err
+		}
+		if got, found, _ := unstructured.NestedInt64(scale.Object, "spec", "replicas"); found && got == want {
+			return nil
+		}
+		if err := unstructured.SetNestedField(scale.Object, want, "spec", "replicas"); err != nil {
+			return err
+		}
+		return r.client.SubResource("scale").Update(ctx, obj, client.WithSubResourceBody(scale))
+	})
+	if err != nil {
+		return fmt.Errorf("scale %s %s to %d: %w", gvk.Kind, key, want, err)
+	}
+	return nil
+}

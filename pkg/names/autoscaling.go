@@ -1,0 +1,7 @@
+package names
+
+// Federated autoscaling controllers' names (Karmada's; also the event
+// source components).
+const (
+	CronFederatedHPAControllerName = "cronfederatedhpa-controller"
+)
