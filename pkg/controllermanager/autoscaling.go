@@ -4,10 +4,24 @@ import (
 	"context"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
+	"github.com/propel-mc/propel/pkg/autoscaling/deploymentreplicassyncer"
+	"github.com/propel-mc/propel/pkg/autoscaling/hpascaletargetmarker"
 )
 
 // setupCronFederatedHPA starts Karmada's
 // "cronFederatedHorizontalPodAutoscaler" (no gate).
 func setupCronFederatedHPA(_ context.Context, c *Context) error {
 	return cronfederatedhpa.New().SetupWithManager(c.Manager)
+}
+
+// setupHPAScaleTargetMarker starts Karmada's "hpaScaleTargetMarker" (off
+// by default).
+func setupHPAScaleTargetMarker(_ context.Context, c *Context) error {
+	return hpascaletargetmarker.New().SetupWithManager(c.Manager)
+}
+
+// setupDeploymentReplicasSyncer starts Karmada's
+// "deploymentReplicasSyncer" (off by default).
+func setupDeploymentReplicasSyncer(_ context.Context, c *Context) error {
+	return deploymentreplicassyncer.New().SetupWithManager(c.Manager)
 }

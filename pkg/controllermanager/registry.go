@@ -52,6 +52,8 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "federatedResourceQuotaStatus", Setup: setupFederatedResourceQuotaStatus},
 		{Name: "federatedResourceQuotaEnforcement", Setup: setupFederatedResourceQuotaEnforcement},
 		{Name: "cronFederatedHorizontalPodAutoscaler", Setup: setupCronFederatedHPA},
+		{Name: "hpaScaleTargetMarker", Setup: setupHPAScaleTargetMarker, OffByDefault: true},
+		{Name: "deploymentReplicasSyncer", Setup: setupDeploymentReplicasSyncer, OffByDefault: true},
 	}}
 }
 

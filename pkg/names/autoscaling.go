@@ -3,5 +3,7 @@ package names
 // Federated autoscaling controllers' names (Karmada's; also the event
 // source components).
 const (
-	CronFederatedHPAControllerName = "cronfederatedhpa-controller"
+	CronFederatedHPAControllerName         = "cronfederatedhpa-controller"
+	HPAScaleTargetMarkerControllerName     = "hpa-scale-target-marker"
+	DeploymentReplicasSyncerControllerName = "deployment-replicas-syncer"
 )
