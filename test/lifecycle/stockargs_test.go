@@ -176,8 +176,12 @@ func TestKarmadaStockArguments(t *testing.T) {
 	deployed := createDeployments(t, ns, "stock", "stock", 1)
 	expectPropagated(t, ns, deployed, 3*time.Minute, both...)
 
-	if !jsonLog(t, cm.LogPath, "hpaScaleTargetMarker", "no effect") {
-		t.Errorf("%s: no JSON warning naming hpaScaleTargetMarker", cm.LogPath)
+	// The stock --controllers=*,hpaScaleTargetMarker,deploymentReplicasSyncer
+	// turns on the two controllers that are off by default.
+	for _, name := range []string{"hpa-scale-target-marker", "deployment-replicas-syncer"} {
+		if !jsonLog(t, cm.LogPath, "Starting Controller", name) {
+			t.Errorf("%s: the stock --controllers did not start %s", cm.LogPath, name)
+		}
 	}
 	if !jsonLog(t, cm.LogPath, "WorkloadAffinity", "no effect") {
 		t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", cm.LogPath)
