@@ -17,9 +17,10 @@ import (
 )
 
 // clusterHandler requeues the bindings a cluster change may affect: on
-// update when the cluster starts deleting (judged on the new object) or
-// its labels or generation (spec, e.g. taints) change (judged on the old
-// and the new object); on add and delete judged on that object. Clusters
+// update when the cluster starts deleting (judged on the new object), its
+// labels or generation (spec, e.g. taints) change (judged on the old and
+// the new object) or its status.apiEnablements change (judged on the new
+// object); on add and delete judged on that object. Clusters
 // of the initial list requeue nothing: every binding is queued by its own
 // initial event.
 type clusterHandler struct{ s *Scheduler }
@@ -44,6 +45,13 @@ func (h *clusterHandler) Update(ctx context.Context, e event.UpdateEvent, q queu
 		h.s.requeueAffected(ctx, q, newC)
 	case !maps.Equal(oldC.Labels, newC.Labels) || oldC.Generation != newC.Generation:
 		h.s.requeueAffected(ctx, q, oldC, newC)
+	case !apiequality.Semantic.DeepEqual(oldC.Status.APIEnablements, newC.Status.APIEnablements):
+		// Not in Karmada, whose scheduler leaves a binding that found no
+		// cluster with its API (NoClusterFit, not retried) unscheduled until
+		// something else changes: a workload created right after its
+		// cluster joined, before the cluster status listed the API, stayed
+		// unscheduled. Bindings already placed see no change (no write).
+		h.s.requeueAffected(ctx, q, newC)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/pkg/apis"
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
@@ -71,6 +72,14 @@ func TestClusterEventsRequeueAffectedBindings(t *testing.T) {
 	if got := drain(q); len(got) != 0 {
 		t.Errorf("status-only change requeued %v", got)
 	}
+
+	apis := status.DeepCopy()
+	apis.Status.APIEnablements = append(apis.Status.APIEnablements, clusterv1alpha1.APIEnablement{GroupVersion: "example.io/v1", Resources: []clusterv1alpha1.APIResource{{Name: "widgets", Kind: "Widget"}}})
+	h.Update(ctx, event.UpdateEvent{ObjectOld: status, ObjectNew: apis}, q)
+	if got := drain(q); len(got) != 2 || got[0] != "anywhere" || got[1] != "on-m1" {
+		t.Errorf("API enablements change of m1 requeued %v, want [anywhere on-m1]", got)
+	}
+	status = apis
 
 	labelled := status.DeepCopy()
 	labelled.Labels = map[string]string{"env": "prod"}
