@@ -32,7 +32,9 @@ func TestFederatedResourceQuota(t *testing.T) {
 	if err := env.Client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = env.Client.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}) })
+	t.Cleanup(func() {
+		_ = env.Client.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	})
 	list := func(kv ...string) corev1.ResourceList {
 		out := corev1.ResourceList{}
 		for i := 0; i < len(kv); i += 2 {

@@ -1,13 +1,12 @@
 package native_test
 
 import (
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // Unchanged since the typed implementation: production code serves as

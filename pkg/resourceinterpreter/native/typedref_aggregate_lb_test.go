@@ -1,15 +1,13 @@
 package native_test
 
 import (
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-
-
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // Unchanged since the typed implementation: production code serves as

@@ -1,8 +1,6 @@
 package native_test
 
 import (
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-
 	"slices"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -13,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // Unchanged since the typed implementation: production code serves as

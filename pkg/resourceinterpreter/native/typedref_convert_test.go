@@ -1,14 +1,13 @@
 package native_test
 
 import (
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-
 	"encoding/json"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // Unchanged since the typed implementation: production code serves as

@@ -1,8 +1,6 @@
 package native_test
 
 import (
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-
 	"fmt"
 	"strconv"
 
@@ -12,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // Unchanged since the typed implementation: production code serves as
