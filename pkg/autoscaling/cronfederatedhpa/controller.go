@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -101,7 +102,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	obj, err := r.arm(cron)
 	if err != nil {
-		r.recorder.Event(cron, corev1.EventTypeWarning, EventReasonStartRuleFailed, err.Error())
+		r.recorder.Event(cron, corev1.EventTypeWarning, EventReasonStartRuleFailed, boundedtext.String(err.Error()))
 		return reconcile.Result{}, err
 	}
 	executions := r.fireDue(ctx, cron, obj)
@@ -177,7 +178,9 @@ func (r *Reconciler) fireDue(ctx context.Context, cron *autoscalingv1alpha1.Cron
 		e := execution{rule: a.rule.Name, scheduled: a.next, replicas: a.rule.TargetReplicas,
 			minReplicas: a.rule.TargetMinReplicas, maxReplicas: a.rule.TargetMaxReplicas,
 			successLimit: limit(a.rule.SuccessfulHistoryLimit), failLimit: limit(a.rule.FailedHistoryLimit)}
-		e.err = r.scale(ctx, cron.Namespace, cron.Spec.ScaleTargetRef, a.rule)
+		// The error reaches an event and the status: bounded, whatever the
+		// API server or the target's name made of it.
+		e.err = boundedtext.Error(r.scale(ctx, cron.Namespace, cron.Spec.ScaleTargetRef, a.rule))
 		e.executed = r.now()
 		if e.err != nil {
 			r.recorder.Event(cron, corev1.EventTypeWarning, EventReasonScaleFailed, e.err.Error())

@@ -21,6 +21,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -103,7 +104,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 	if err := r.collect(ctx, frq); err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonCollectOverallStatusFailed, "Collect overall status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, err)
+		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonCollectOverallStatusFailed, "Collect overall status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
 		return reconcile.Result{}, err
 	}
 	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonCollectOverallStatusSucceed, "Collect overall status of FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)

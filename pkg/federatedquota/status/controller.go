@@ -20,6 +20,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -75,7 +76,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 	if err := r.aggregate(ctx, frq); err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonAggregateStatusFailed, "Collect status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, err)
+		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonAggregateStatusFailed, "Collect status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
 		return reconcile.Result{}, err
 	}
 	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonAggregateStatusSucceed, "Collect status of FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)

@@ -26,6 +26,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
@@ -118,7 +119,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	err := r.sync(ctx, frq)
 	if err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonSyncWorkFailed, "Sync works for FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, err)
+		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonSyncWorkFailed, "Sync works for FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
 		return reconcile.Result{}, err
 	}
 	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonSyncWorkSucceed, "Sync works for FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)
