@@ -164,9 +164,16 @@ func TestNginxSampleGetsBinding(t *testing.T) {
 		t.Errorf("nginx has no requests, want nil requirements, got %+v", rb.Spec.ReplicaRequirements)
 	}
 	// Policy create + deployment create by the test, then exactly: policy
-	// identity patch, template claim, binding create.
-	if got := writes.Len() - before; got != 3 {
-		t.Errorf("detector wrote %d times, want 3 (policy id, claim, binding create)", got)
+	// identity patch, template claim, binding create. The control plane's
+	// deployment controller may update the template between the
+	// detector's read and its optimistic-lock claim: the claim is then
+	// sent again (same request), which is not an extra write of state.
+	distinct := map[string]bool{}
+	for _, w := range writes.Since(before) {
+		distinct[w.Method+" "+w.Path] = true
+	}
+	if len(distinct) != 3 || writes.Len()-before > 4 {
+		t.Errorf("detector wrote %v, want 3 writes (policy id, claim, binding create)", writes.Since(before))
 	}
 
 	// A reconcile of the unchanged template writes nothing.

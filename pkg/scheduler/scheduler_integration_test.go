@@ -384,6 +384,15 @@ func (f *fixture) setTaints(ctx context.Context, t *testing.T, cluster string, t
 	if err := f.c.Update(ctx, &c); err != nil {
 		t.Fatal(err)
 	}
+	// Bindings created next must be decided on the new taints: wait until
+	// the scheduler's own cache shows them.
+	harness.Eventually(t, "the scheduler's cache shows the taints of "+cluster, func(ctx context.Context) (bool, error) {
+		var cached clusterv1alpha1.Cluster
+		if err := f.sched.client.Get(ctx, types.NamespacedName{Name: cluster}, &cached); err != nil {
+			return false, err
+		}
+		return cached.ResourceVersion == c.ResourceVersion, nil
+	})
 }
 
 func (f *fixture) testTaints(t *testing.T) {
