@@ -82,9 +82,16 @@ func applyJSONPatch(doc, rawPatch []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d operations on containers of up to %d entries (work %d), the limit is %d",
 			ErrPatchLimit, len(patch), work/int64(len(patch)), work, MaxPatchWork)
 	}
+	for i, op := range patch {
+		// RFC 6902 requires a value for these; the patch library
+		// dereferences a missing one (a "test" without value crashed it).
+		if kind := op.Kind(); (kind == "add" || kind == "replace" || kind == "test") && op["value"] == nil {
+			return nil, fmt.Errorf("decode patch: operation %d (%s): no value", i, kind)
+		}
+	}
 	opts := jsonpatch.NewApplyOptions()
 	opts.AccumulatedCopySizeLimit = MaxPatchCopyBytes
-	patched, err := patch.ApplyWithOptions(doc, opts)
+	patched, err := applyRecovered(patch, doc, opts)
 	if err != nil {
 		if _, ok := errors.AsType[*jsonpatch.AccumulatedCopySizeError](err); ok {
 			return nil, fmt.Errorf("%w: copy operations add more than %d bytes", ErrPatchLimit, MaxPatchCopyBytes)
@@ -95,6 +102,17 @@ func applyJSONPatch(doc, rawPatch []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the patched object is %d bytes, the limit is %d", ErrPatchLimit, len(patched), MaxPatchedObjectBytes)
 	}
 	return patched, nil
+}
+
+// applyRecovered applies patch, turning a panic of the patch library on a
+// webhook's patch into an error: no webhook answer may crash the process.
+func applyRecovered(patch jsonpatch.Patch, doc []byte, opts *jsonpatch.ApplyOptions) (patched []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			patched, err = nil, fmt.Errorf("the JSON patch library failed on this patch: %v", r)
+		}
+	}()
+	return patch.ApplyWithOptions(doc, opts)
 }
 
 // patchWork is an upper bound of the entries the patch library visits:
