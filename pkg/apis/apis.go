@@ -11,6 +11,8 @@ import (
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	mcsv1alpha1 "github.com/propel-mc/propel/pkg/apis/multicluster/v1alpha1"
+	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	remedyv1alpha1 "github.com/propel-mc/propel/pkg/apis/remedy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -26,6 +28,8 @@ var builder = runtime.SchemeBuilder{
 	appsv1alpha1.AddToScheme,
 	remedyv1alpha1.AddToScheme,
 	autoscalingv1alpha1.AddToScheme,
+	networkingv1alpha1.AddToScheme,
+	mcsv1alpha1.AddToScheme,
 }
 
 // AddToScheme adds every Karmada group Propel serves.

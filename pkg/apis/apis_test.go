@@ -23,6 +23,13 @@ func TestSchemeServesEveryKarmadaKind(t *testing.T) {
 			"OverridePolicy", "OverridePolicyList", "ClusterOverridePolicy", "ClusterOverridePolicyList",
 		},
 		{Group: "work.karmada.io", Version: "v1alpha1"}: {"Work", "WorkList"},
+		{Group: "autoscaling.karmada.io", Version: "v1alpha1"}: {
+			"FederatedHPA", "FederatedHPAList", "CronFederatedHPA", "CronFederatedHPAList",
+		},
+		{Group: "networking.karmada.io", Version: "v1alpha1"}: {"MultiClusterService", "MultiClusterServiceList"},
+		{Group: "multicluster.x-k8s.io", Version: "v1alpha1"}: {
+			"ServiceExport", "ServiceExportList", "ServiceImport", "ServiceImportList",
+		},
 		{Group: "work.karmada.io", Version: "v1alpha2"}: {
 			"ResourceBinding", "ResourceBindingList", "ClusterResourceBinding", "ClusterResourceBindingList",
 		},
