@@ -35,7 +35,11 @@ type InformerOptions struct {
 //     back-reference to the registered handlers;
 //   - one Node and Pod informer pair per member cluster (NodesAndPods), for
 //     cluster status, trimmed by the transforms it passes and restarted only
-//     when the cluster's connection changes.
+//     when the cluster's connection changes;
+//   - one unfiltered informer set per member cluster (Watched), for the
+//     controllers that read objects Propel does not manage (multi-cluster
+//     services), restarted with the same resources and handlers when the
+//     connection changes.
 //
 // Both are stopped when the Cluster is gone or turns to Pull mode, the
 // member-object set already when the Cluster's deletion starts
@@ -46,6 +50,7 @@ type Informers struct {
 	handlers []EventHandler
 	clusters map[string]*ClusterInformers
 	nodePods map[string]*NodePodInformers
+	watched  map[string]*WatchedObjects
 }
 
 // NewInformers returns an empty informer registry.
@@ -53,7 +58,7 @@ func NewInformers(opts InformerOptions) *Informers {
 	if opts.LabelSelector == "" {
 		opts.LabelSelector = names.ManagedLabel + "=" + names.TrueValue
 	}
-	return &Informers{opts: opts, clusters: map[string]*ClusterInformers{}, nodePods: map[string]*NodePodInformers{}}
+	return &Informers{opts: opts, clusters: map[string]*ClusterInformers{}, nodePods: map[string]*NodePodInformers{}, watched: map[string]*WatchedObjects{}}
 }
 
 // AddHandler registers h for the events of every member informer, existing
@@ -107,10 +112,14 @@ func (i *Informers) LookupNodesAndPods(cluster string) *NodePodInformers {
 // and its Node and Pod informers.
 func (i *Informers) Stop(cluster string) {
 	i.mu.Lock()
-	set, np := i.clusters[cluster], i.nodePods[cluster]
+	set, np, w := i.clusters[cluster], i.nodePods[cluster], i.watched[cluster]
 	delete(i.clusters, cluster)
 	delete(i.nodePods, cluster)
+	delete(i.watched, cluster)
 	i.mu.Unlock()
+	if w != nil {
+		w.stop()
+	}
 	if set != nil {
 		set.stop()
 	}
@@ -133,10 +142,14 @@ func (i *Informers) stopMemberObjects(cluster string) {
 // StopAll stops every member informer.
 func (i *Informers) StopAll() {
 	i.mu.Lock()
-	sets, nps := i.clusters, i.nodePods
+	sets, nps, ws := i.clusters, i.nodePods, i.watched
 	i.clusters = map[string]*ClusterInformers{}
 	i.nodePods = map[string]*NodePodInformers{}
+	i.watched = map[string]*WatchedObjects{}
 	i.mu.Unlock()
+	for _, w := range ws {
+		w.stop()
+	}
 	for _, set := range sets {
 		set.stop()
 	}

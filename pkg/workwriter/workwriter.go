@@ -45,6 +45,11 @@ type Desired struct {
 	// permanent id and the managed-keys records (they depend on the
 	// existing Work).
 	Manifest *unstructured.Unstructured
+	// Finalizers the Work must carry (unioned with the existing ones); nil
+	// means the execution controller's, which every dispatched Work needs.
+	// A collected Work (a member object reported back, never applied)
+	// carries its collector's instead.
+	Finalizers []string
 	// Owned are annotation keys only this writer sets: an existing
 	// Work's are dropped when Annotations lacks them and the Work is
 	// written anyway.
@@ -68,7 +73,7 @@ func (d *Desired) NewWork() (*workv1alpha1.Work, error) {
 	}
 	w := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{
 		Namespace: d.Namespace, Name: d.Name, Labels: labels, Annotations: annotations,
-		Finalizers: []string{names.ExecutionControllerFinalizer},
+		Finalizers: d.finalizers(),
 	}}
 	return w, d.setSpec(w, id)
 }
@@ -102,7 +107,7 @@ func (d *Desired) Merge(existing *workv1alpha1.Work) (*workv1alpha1.Work, bool, 
 		updated.Labels[names.WorkPermanentIDLabel] = id
 	}
 	updated.Annotations = mergeStrings(updated.Annotations, d.Annotations)
-	updated.Finalizers = sortedUnion(updated.Finalizers, names.ExecutionControllerFinalizer)
+	updated.Finalizers = sortedUnion(updated.Finalizers, d.finalizers()...)
 	if err := d.setSpec(updated, id); err != nil {
 		return nil, false, err
 	}
@@ -127,11 +132,15 @@ func mergeStrings(into, from map[string]string) map[string]string {
 	return into
 }
 
-func sortedUnion(list []string, add string) []string {
-	out := slices.Clone(list)
-	if !slices.Contains(out, add) {
-		out = append(out, add)
+func (d *Desired) finalizers() []string {
+	if d.Finalizers == nil {
+		return []string{names.ExecutionControllerFinalizer}
 	}
+	return slices.Clone(d.Finalizers)
+}
+
+func sortedUnion(list []string, add ...string) []string {
+	out := append(slices.Clone(list), add...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -1,0 +1,31 @@
+package controllermanager
+
+import (
+	"context"
+
+	"github.com/propel-mc/propel/pkg/mcs/endpointslice"
+	"github.com/propel-mc/propel/pkg/mcs/serviceexport"
+	"github.com/propel-mc/propel/pkg/mcs/serviceimport"
+)
+
+// setupServiceExport starts Karmada's "serviceExport": the collection of
+// exported Services' EndpointSlices from Push members (no gate).
+func setupServiceExport(_ context.Context, c *Context) error {
+	informers, err := c.MemberInformers()
+	if err != nil {
+		return err
+	}
+	return serviceexport.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+}
+
+// setupEndpointSlice starts Karmada's "endpointSlice": control-plane
+// copies of the collected slices (no gate).
+func setupEndpointSlice(_ context.Context, c *Context) error {
+	return endpointslice.New().SetupWithManager(c.Manager)
+}
+
+// setupServiceImport starts Karmada's "serviceImport": derived Services
+// of ServiceImports (no gate).
+func setupServiceImport(_ context.Context, c *Context) error {
+	return serviceimport.New().SetupWithManager(c.Manager)
+}
