@@ -3,7 +3,11 @@ package controllermanager
 import (
 	"context"
 
+	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslice"
+	"github.com/propel-mc/propel/pkg/mcs/endpointslicecollect"
+	"github.com/propel-mc/propel/pkg/mcs/endpointslicedispatch"
+	"github.com/propel-mc/propel/pkg/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/pkg/mcs/serviceexport"
 	"github.com/propel-mc/propel/pkg/mcs/serviceimport"
 )
@@ -28,4 +32,35 @@ func setupEndpointSlice(_ context.Context, c *Context) error {
 // of ServiceImports (no gate).
 func setupServiceImport(_ context.Context, c *Context) error {
 	return serviceimport.New().SetupWithManager(c.Manager)
+}
+
+// setupMultiClusterService starts Karmada's "multiclusterservice" when the
+// MultiClusterService gate is on.
+func setupMultiClusterService(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+		return nil
+	}
+	return multiclusterservice.New().SetupWithManager(c.Manager)
+}
+
+// setupEndpointSliceCollect starts Karmada's "endpointsliceCollect" when
+// the MultiClusterService gate is on.
+func setupEndpointSliceCollect(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+		return nil
+	}
+	informers, err := c.MemberInformers()
+	if err != nil {
+		return err
+	}
+	return endpointslicecollect.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+}
+
+// setupEndpointSliceDispatch starts Karmada's "endpointsliceDispatch" when
+// the MultiClusterService gate is on.
+func setupEndpointSliceDispatch(_ context.Context, c *Context) error {
+	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+		return nil
+	}
+	return endpointslicedispatch.New().SetupWithManager(c.Manager)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -78,6 +79,13 @@ func (r *Reconciler) forEachObject(ctx context.Context, work *workv1alpha1.Work,
 func liveManaged(ctx context.Context, set *membercluster.ClusterInformers, work *workv1alpha1.Work, ref workapply.Ref) (*unstructured.Unstructured, error) {
 	obj, err := set.Live(ctx, ref.GVK, ref.Namespace, ref.Name)
 	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if meta.IsNoMatchError(err) {
+		// The member does not serve the kind, so it holds no such object
+		// (a Work that was never applied, such as a suspended marker):
+		// nothing to clean, and nothing is lost by leaving.
+		log.FromContext(ctx).Info("member does not serve the kind, nothing to clean", "object", ref.String())
 		return nil, nil
 	}
 	if err != nil {

@@ -77,7 +77,7 @@ var known = map[Gate]spec{
 	PriorityBasedScheduling:           {enabled: true, stage: beta, implemented: true},
 	Failover:                          {enabled: false, stage: beta, implemented: true},
 	GracefulEviction:                  {enabled: true, stage: beta, implemented: true},
-	MultiClusterService:               {enabled: false, stage: alpha},
+	MultiClusterService:               {enabled: false, stage: alpha, implemented: true},
 	ResourceQuotaEstimate:             {enabled: false, stage: alpha, implemented: true},
 	StatefulFailoverInjection:         {enabled: false, stage: alpha, implemented: true},
 	FederatedQuotaEnforcement:         {enabled: false, stage: alpha, implemented: true},

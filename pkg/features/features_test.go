@@ -114,7 +114,7 @@ func TestInactive(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := g.Inactive()
-	for _, want := range []Gate{MultiClusterService, WorkloadAffinity} {
+	for _, want := range []Gate{WorkloadAffinity} {
 		if !slices.Contains(got, want) {
 			t.Errorf("inactive %v lacks %s", got, want)
 		}

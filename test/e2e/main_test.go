@@ -49,6 +49,11 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	o.LeaderElect = false
 	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"
 	o.ClusterStatusUpdateFrequency = 2 * time.Second
+	// The MultiClusterService controllers are alpha in Karmada (gate off);
+	// TestMultiClusterService needs them.
+	if err := o.FeatureGates.Set("MultiClusterService=true"); err != nil {
+		return err
+	}
 	mgr, _, err := controllermanager.Build(ctx, o)
 	if err != nil {
 		return err

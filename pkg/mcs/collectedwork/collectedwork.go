@@ -204,3 +204,11 @@ func RemoveFinalizer(ctx context.Context, c client.Client, work *workv1alpha1.Wo
 
 // Holds reports whether work's manifests include one of group/kind.
 func Holds(work *workv1alpha1.Work, group, kind string) bool { return holds(work, group, kind) }
+
+// IsCollected reports whether work is a Work collected for path (suspended,
+// holding an EndpointSlice, path in its managed-by set). Only such Works
+// are ever withdrawn: a dispatched Work of the same name, such as one
+// propagating a control-plane EndpointSlice, is left alone.
+func IsCollected(work *workv1alpha1.Work, path Path) bool {
+	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching && IsManagedBy(work, path) && HoldsEndpointSlice(work)
+}

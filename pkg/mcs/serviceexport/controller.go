@@ -203,18 +203,11 @@ func (r *Reconciler) collectedWorks(ctx context.Context, cluster, namespace, nam
 	}
 	out := works.Items[:0]
 	for _, w := range works.Items {
-		if isCollected(&w) {
+		if collectedwork.IsCollected(&w, collectedwork.ServiceExport) {
 			out = append(out, w)
 		}
 	}
 	return out, nil
-}
-
-// isCollected reports whether work is a collected Work of this path: only
-// such Works are ever withdrawn here (a dispatched Work of the same name,
-// such as one propagating a control-plane EndpointSlice, is left alone).
-func isCollected(work *workv1alpha1.Work) bool {
-	return suspended(work) && collectedwork.IsManagedBy(work, collectedwork.ServiceExport) && collectedwork.HoldsEndpointSlice(work)
 }
 
 // clean withdraws the path from each Work whose name keep lacks.
@@ -245,7 +238,7 @@ func (r *Reconciler) syncSlice(ctx context.Context, caches *memberwatch.Caches, 
 		if err != nil {
 			return err
 		}
-		if !isCollected(work) {
+		if !collectedwork.IsCollected(work, collectedwork.ServiceExport) {
 			return nil
 		}
 		return collectedwork.Clean(ctx, r.client, work, collectedwork.ServiceExport)
