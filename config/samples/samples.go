@@ -4,7 +4,8 @@ package samples
 
 import "embed"
 
-// FS holds nginx/, nginx-weighted/, workload/ and failover/.
+// FS holds nginx/, nginx-weighted/, workload/, failover/, mcs-api/ and
+// multiclusterservice/.
 //
-//go:embed nginx nginx-weighted workload failover
+//go:embed nginx nginx-weighted workload failover mcs-api multiclusterservice
 var FS embed.FS

@@ -207,10 +207,10 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 // status periods long so that one slow health check on a busy machine does
 // not taint a member: the taint manager evicts every binding there, not
 // only those with spec.failover.cluster. They also turn on
-// FederatedResourceQuota enforcement, so that every quota controller can be
-// tried. docs/quickstart.md lists them.
+// FederatedResourceQuota enforcement and the MultiClusterService
+// controllers, so that every quota and service controller can be tried. docs/quickstart.md lists them.
 var FailoverFlags = []string{
-	"--feature-gates=Failover=true,FederatedQuotaEnforcement=true",
+	"--feature-gates=Failover=true,FederatedQuotaEnforcement=true,MultiClusterService=true",
 	"--enable-no-execute-taint-eviction=true",
 	"--resource-eviction-rate=50",
 	"--cluster-status-update-frequency=1s",

@@ -13,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -25,7 +24,7 @@ import (
 )
 
 // TestMultiClusterService follows Karmada's MultiClusterService guide
-// (gate MultiClusterService on): Deployment foo runs in member1, the MCS
+// (gate MultiClusterService on) with config/samples/multiclusterservice: Deployment foo runs in member1, the MCS
 // foo names member1 as provider and member2 as consumer. The Service foo is
 // claimed and bound to both members, member2 gets member1's endpoints as
 // the EndpointSlice member1-<slice> of Service foo, scaling updates them,
@@ -41,26 +40,10 @@ func TestMultiClusterService(t *testing.T) {
 	t.Cleanup(func() {
 		_ = env.Client.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
 	})
-	deploy := testDeployment("foo", "nginx", 2)
-	deploy.Namespace = ns
-	policy := testPolicy("foo", "foo", "member1")
-	policy.Namespace = ns
-	svc := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foo"},
-		Spec: corev1.ServiceSpec{
-			Selector: map[string]string{"app": "foo"},
-			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}},
-		},
-	}
-	mcs := &networkingv1alpha1.MultiClusterService{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foo"},
-		Spec: networkingv1alpha1.MultiClusterServiceSpec{
-			Types:            []networkingv1alpha1.ExposureType{networkingv1alpha1.ExposureTypeCrossCluster},
-			ProviderClusters: []networkingv1alpha1.ClusterSelector{{Name: "member1"}},
-			ConsumerClusters: []networkingv1alpha1.ClusterSelector{{Name: "member2"}},
-		},
-	}
-	createAll(t, policy, deploy, svc, mcs)
+	applySample(t, "multiclusterservice/foo.yaml", ns)
+	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foo"}}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foo"}}
+	mcs := &networkingv1alpha1.MultiClusterService{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "foo"}}
 
 	member1, err := env.MemberClient("member1")
 	if err != nil {

@@ -13,19 +13,18 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	mcsv1alpha1 "github.com/propel-mc/propel/pkg/apis/multicluster/v1alpha1"
-	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/mcs/serviceimport"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 
-// TestMultiClusterServiceExportImport follows Karmada's MCS-API guide: the
+// TestMultiClusterServiceExportImport follows Karmada's MCS-API guide with
+// the manifests of config/samples/mcs-api (what `make up` users apply): the
 // ServiceExport and ServiceImport CRDs are propagated to the members by a
 // ClusterPropagationPolicy; Deployment, Service and ServiceExport "serve"
 // go to member1, the ServiceImport to member2. member2 then gets the
@@ -40,58 +39,19 @@ func TestMultiClusterServiceExportImport(t *testing.T) {
 	if err := env.Client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
 		t.Fatal(err)
 	}
-	crdPolicy := &policyv1alpha1.ClusterPropagationPolicy{
-		ObjectMeta: metav1.ObjectMeta{Name: ns + "-mcs-crds"},
-		Spec: policyv1alpha1.PropagationSpec{
-			ResourceSelectors: []policyv1alpha1.ResourceSelector{
-				{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "serviceexports.multicluster.x-k8s.io"},
-				{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "serviceimports.multicluster.x-k8s.io"},
-			},
-			Placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"member1", "member2"}}},
-		},
-	}
-	createAll(t, crdPolicy)
+	var crdPolicy client.Object
 	t.Cleanup(func() {
 		_ = env.Client.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
-		_ = env.Client.Delete(context.Background(), crdPolicy)
+		if crdPolicy != nil {
+			_ = env.Client.Delete(context.Background(), crdPolicy)
+		}
 	})
-
-	deploy := testDeployment("serve", "nginx", 2)
-	deploy.Namespace = ns
-	svc := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve"},
-		Spec: corev1.ServiceSpec{
-			Selector: map[string]string{"app": "serve"},
-			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}},
-		},
-	}
+	crdPolicy = applySample(t, "mcs-api/crds-propagation.yaml", ns)[0]
+	applySample(t, "mcs-api/provider.yaml", ns)
+	applySample(t, "mcs-api/consumer.yaml", ns)
+	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve"}}
 	export := &mcsv1alpha1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve"}}
-	imp := &mcsv1alpha1.ServiceImport{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve"},
-		Spec: mcsv1alpha1.ServiceImportSpec{
-			Type:  mcsv1alpha1.ClusterSetIP,
-			Ports: []mcsv1alpha1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP}},
-		},
-	}
-	provider := &policyv1alpha1.PropagationPolicy{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve-provider"},
-		Spec: policyv1alpha1.PropagationSpec{
-			ResourceSelectors: []policyv1alpha1.ResourceSelector{
-				{APIVersion: "apps/v1", Kind: "Deployment", Name: "serve"},
-				{APIVersion: "v1", Kind: "Service", Name: "serve"},
-				{APIVersion: "multicluster.x-k8s.io/v1alpha1", Kind: "ServiceExport", Name: "serve"},
-			},
-			Placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"member1"}}},
-		},
-	}
-	consumer := &policyv1alpha1.PropagationPolicy{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve-consumer"},
-		Spec: policyv1alpha1.PropagationSpec{
-			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "multicluster.x-k8s.io/v1alpha1", Kind: "ServiceImport", Name: "serve"}},
-			Placement:         policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"member2"}}},
-		},
-	}
-	createAll(t, provider, consumer, deploy, svc, export, imp)
+	imp := &mcsv1alpha1.ServiceImport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serve"}}
 
 	member1, err := env.MemberClient("member1")
 	if err != nil {
