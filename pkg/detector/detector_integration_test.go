@@ -229,16 +229,35 @@ func TestPriorityAndDeletion(t *testing.T) {
 		Spec: policyv1alpha1.PropagationSpec{Priority: ptr.To[int32](100), ResourceSelectors: []policyv1alpha1.ResourceSelector{
 			{APIVersion: "v1", Kind: "ConfigMap", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "web"}}}}},
 	}
-	for _, o := range []client.Object{
+	policies := []client.Object{
 		cpp,
 		cmPolicy("by-name", 0, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap", Name: "web-config"}),
 		cmPolicy("by-label-prio", 1, policyv1alpha1.ResourceSelector{APIVersion: "v1", Kind: "ConfigMap",
 			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "web"}}}),
-		configMap("web-config", map[string]string{"tier": "web"}),
-	} {
+	}
+	for _, o := range policies {
 		if err := cl.Create(ctx, o); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The template must meet every policy: a claim is sticky, and a
+	// template seen before the detector's policy informer delivered the
+	// higher-priority policy is claimed by a lower one (as in Karmada). The
+	// detector gives each policy its permanent id once it has seen it.
+	harness.Eventually(t, "the detector has seen the three policies", func(ctx context.Context) (bool, error) {
+		for _, o := range policies {
+			if err := cl.Get(ctx, client.ObjectKeyFromObject(o), o); err != nil {
+				return false, err
+			}
+			l := o.GetLabels()
+			if l[names.PropagationPolicyPermanentIDLabel] == "" && l[names.ClusterPropagationPolicyPermanentIDLabel] == "" {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err := cl.Create(ctx, configMap("web-config", map[string]string{"tier": "web"})); err != nil {
+		t.Fatal(err)
 	}
 	harness.Eventually(t, "web-config claimed by the higher explicit priority", func(ctx context.Context) (bool, error) {
 		by, err := claimedBy(ctx, "web-config")
