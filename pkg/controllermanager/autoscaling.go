@@ -5,8 +5,21 @@ import (
 
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/deploymentreplicassyncer"
+	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/hpascaletargetmarker"
 )
+
+// setupFederatedHPA starts Karmada's "federatedHorizontalPodAutoscaler"
+// (no gate).
+func setupFederatedHPA(_ context.Context, c *Context) error {
+	informers, err := c.MemberInformers()
+	if err != nil {
+		return err
+	}
+	opts := c.Options.HPA
+	opts.ClusterCacheSyncTimeout = c.Options.ClusterCacheSyncTimeout
+	return federatedhpa.New(c.MemberClients, informers, opts).SetupWithManager(c.Manager)
+}
 
 // setupCronFederatedHPA starts Karmada's
 // "cronFederatedHorizontalPodAutoscaler" (no gate).

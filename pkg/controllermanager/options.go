@@ -11,6 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
 
+	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -76,6 +77,10 @@ type Options struct {
 	// FederatedResourceQuotaSyncPeriod is how often the enforcement
 	// controller recomputes every quota's overall usage.
 	FederatedResourceQuotaSyncPeriod time.Duration
+	// HPA are the FederatedHPA controller's --horizontal-pod-autoscaler-*
+	// flags (upscale and downscale delay are parsed and unused in Karmada
+	// too, so they stay in inactiveflags.go).
+	HPA federatedhpa.Options
 	// EnableClusterResourceModeling collects nodeSummary and
 	// resourceSummary (and resource models) from the members.
 	EnableClusterResourceModeling bool
@@ -136,19 +141,23 @@ func NewOptions() *Options {
 		ResourceEvictionRate:             0.5,
 		GracefulEvictionTimeout:          10 * time.Minute,
 		FederatedResourceQuotaSyncPeriod: 5 * time.Minute,
-		EnableClusterResourceModeling:    true,
-		ConcurrentClusterSyncs:           5,
-		ConcurrentBindingSyncs:           5,
-		ConcurrentClusterBindingSyncs:    5,
-		ConcurrentWorkSyncs:              5,
-		ConcurrentNamespaceSyncs:         1,
-		ConcurrentTemplateSyncs:          5,
-		ConcurrentDependentSyncs:         2,
-		SkippedPropagatingNamespaces:     []string{"kube-.*"},
-		SchedulerName:                    "default-scheduler",
-		InterpreterPrecedence:            string(resourceinterpreter.PrecedencePropel),
-		FeatureGates:                     &features.Gates{},
-		Estimator:                        accurate.NewOptions(),
+		HPA: federatedhpa.Options{
+			SyncPeriod: 15 * time.Second, DownscaleStabilization: 5 * time.Minute, Tolerance: 0.1,
+			CPUInitializationPeriod: 5 * time.Minute, InitialReadinessDelay: 30 * time.Second,
+		},
+		EnableClusterResourceModeling: true,
+		ConcurrentClusterSyncs:        5,
+		ConcurrentBindingSyncs:        5,
+		ConcurrentClusterBindingSyncs: 5,
+		ConcurrentWorkSyncs:           5,
+		ConcurrentNamespaceSyncs:      1,
+		ConcurrentTemplateSyncs:       5,
+		ConcurrentDependentSyncs:      2,
+		SkippedPropagatingNamespaces:  []string{"kube-.*"},
+		SchedulerName:                 "default-scheduler",
+		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
+		FeatureGates:                  &features.Gates{},
+		Estimator:                     accurate.NewOptions(),
 	}
 }
 
@@ -185,6 +194,11 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.NoExecuteTaintEvictionPurgeMode, "no-execute-taint-eviction-purge-mode", o.NoExecuteTaintEvictionPurgeMode, "Purge mode of taint evictions for bindings without spec.failover.cluster: Gracefully or Directly.")
 	fs.Float32Var(&o.ResourceEvictionRate, "resource-eviction-rate", o.ResourceEvictionRate, "Evictions per second each taint-manager worker performs at most (>= 0; 0 means one every 30 minutes).")
 	fs.DurationVar(&o.FederatedResourceQuotaSyncPeriod, "federated-resource-quota-sync-period", o.FederatedResourceQuotaSyncPeriod, "How often FederatedResourceQuota enforcement recomputes every quota's overall usage from the ResourceBindings (must be > 0).")
+	fs.DurationVar(&o.HPA.SyncPeriod, "horizontal-pod-autoscaler-sync-period", o.HPA.SyncPeriod, "How often each FederatedHPA is reconciled.")
+	fs.DurationVar(&o.HPA.DownscaleStabilization, "horizontal-pod-autoscaler-downscale-stabilization", o.HPA.DownscaleStabilization, "The FederatedHPA scale-down stabilisation window (and the default scaleDown window of a behavior).")
+	fs.Float64Var(&o.HPA.Tolerance, "horizontal-pod-autoscaler-tolerance", o.HPA.Tolerance, "The minimum change (from 1.0) in the desired-to-actual metrics ratio for the FederatedHPA to scale.")
+	fs.DurationVar(&o.HPA.CPUInitializationPeriod, "horizontal-pod-autoscaler-cpu-initialization-period", o.HPA.CPUInitializationPeriod, "The period after pod start during which cpu samples are trusted only from pods ready for a whole sample window.")
+	fs.DurationVar(&o.HPA.InitialReadinessDelay, "horizontal-pod-autoscaler-initial-readiness-delay", o.HPA.InitialReadinessDelay, "The period after pod start during which readiness changes count as the initial readiness.")
 	fs.DurationVar(&o.GracefulEvictionTimeout, "graceful-eviction-timeout", o.GracefulEvictionTimeout, "How long an eviction task without gracePeriodSeconds keeps the evicted copy at most.")
 	fs.BoolVar(&o.EnableClusterResourceModeling, "enable-cluster-resource-modeling", o.EnableClusterResourceModeling, "Collect members' nodes and pods into Cluster status (nodeSummary, resourceSummary, resource models) for the scheduler.")
 	fs.IntVar(&o.ConcurrentClusterSyncs, "concurrent-cluster-syncs", o.ConcurrentClusterSyncs, "Clusters reconciled concurrently.")

@@ -57,6 +57,7 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "multiclusterservice", Setup: setupMultiClusterService},
 		{Name: "endpointsliceCollect", Setup: setupEndpointSliceCollect},
 		{Name: "endpointsliceDispatch", Setup: setupEndpointSliceDispatch},
+		{Name: "federatedHorizontalPodAutoscaler", Setup: setupFederatedHPA},
 		{Name: "cronFederatedHorizontalPodAutoscaler", Setup: setupCronFederatedHPA},
 		{Name: "hpaScaleTargetMarker", Setup: setupHPAScaleTargetMarker, OffByDefault: true},
 		{Name: "deploymentReplicasSyncer", Setup: setupDeploymentReplicasSyncer, OffByDefault: true},

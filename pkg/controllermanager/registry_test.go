@@ -40,7 +40,7 @@ func TestEnabled(t *testing.T) {
 // through its informers.
 func TestRegistryListsEveryController(t *testing.T) {
 	r := NewControllerRegistry()
-	want := "resourceDetector, dependenciesDistributor, binding, bindingStatus, cluster, clusterStatus, clustertaintpolicy, execution, gracefulEviction, namespace, scheduler, workStatus, workloadRebalancer, applicationFailover, remedy, federatedResourceQuotaSync, federatedResourceQuotaStatus, federatedResourceQuotaEnforcement, serviceExport, endpointSlice, serviceImport, multiclusterservice, endpointsliceCollect, endpointsliceDispatch, cronFederatedHorizontalPodAutoscaler, hpaScaleTargetMarker, deploymentReplicasSyncer"
+	want := "resourceDetector, dependenciesDistributor, binding, bindingStatus, cluster, clusterStatus, clustertaintpolicy, execution, gracefulEviction, namespace, scheduler, workStatus, workloadRebalancer, applicationFailover, remedy, federatedResourceQuotaSync, federatedResourceQuotaStatus, federatedResourceQuotaEnforcement, serviceExport, endpointSlice, serviceImport, multiclusterservice, endpointsliceCollect, endpointsliceDispatch, federatedHorizontalPodAutoscaler, cronFederatedHorizontalPodAutoscaler, hpaScaleTargetMarker, deploymentReplicasSyncer"
 	if got := r.Names(); got != want {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}

@@ -4,15 +4,14 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
-// nodePodTrim is what the summary reads of Nodes and Pods; membercluster
-// runs the informers with these transforms.
-var nodePodTrim = membercluster.NodePodTransforms{Node: trimNode, Pod: trimPod}
+// nodePodTrim keeps what the summary (and the FederatedHPA controller,
+// which shares the informers) reads of Nodes and Pods.
+var nodePodTrim = membercluster.NodePodTrim
 
 // summaries keeps, per cluster, the last summary computed from its Node
 // and Pod informers.
@@ -63,45 +62,4 @@ func (s *summaries) forget(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.byName, name)
-}
-
-// trimNode keeps only what the summary reads: allocatable and the Ready
-// condition. Node images and managed fields are large.
-func trimNode(obj any) (any, error) {
-	n, ok := obj.(*corev1.Node)
-	if !ok {
-		return obj, nil
-	}
-	out := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, UID: n.UID, ResourceVersion: n.ResourceVersion}}
-	out.Status.Allocatable = n.Status.Allocatable
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			out.Status.Conditions = []corev1.NodeCondition{{Type: c.Type, Status: c.Status}}
-		}
-	}
-	return out, nil
-}
-
-// trimPod keeps only what the summary reads: node, phase and requests.
-func trimPod(obj any) (any, error) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return obj, nil
-	}
-	out := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name, UID: p.UID, ResourceVersion: p.ResourceVersion}}
-	out.Spec.NodeName, out.Spec.Overhead, out.Status.Phase = p.Spec.NodeName, p.Spec.Overhead, p.Status.Phase
-	out.Spec.Containers = trimContainers(p.Spec.Containers)
-	out.Spec.InitContainers = trimContainers(p.Spec.InitContainers)
-	return out, nil
-}
-
-func trimContainers(cs []corev1.Container) []corev1.Container {
-	if len(cs) == 0 {
-		return nil
-	}
-	out := make([]corev1.Container, len(cs))
-	for i := range cs {
-		out[i] = corev1.Container{Name: cs[i].Name, Resources: corev1.ResourceRequirements{Requests: cs[i].Resources.Requests}}
-	}
-	return out
 }
