@@ -7,7 +7,7 @@ generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@hack/generate.sh
 
 up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
-	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok kubectl >/dev/null
+	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server kubectl >/dev/null
 	@echo "up: building propelctl"
 	@go build -o bin/propelctl ./cmd/propelctl
 	@bin/propelctl local-up

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # testbin.sh builds the real Kubernetes binaries that Propel's integration and
 # end-to-end tests (and `make up`) run: kube-apiserver, kube-controller-manager,
-# kube-scheduler, etcd and kwok. Everything is compiled from the Go module
+# kube-scheduler, etcd, kwok and metrics-server. Everything is compiled from the Go module
 # proxy at pinned versions into a versioned cache outside the checkout and
 # skipped when already present, so only the first run is slow.
 #
@@ -14,6 +14,7 @@ K8S_VERSION=v1.36.3
 STAGING_VERSION=v0.36.3
 ETCD_VERSION=v3.6.16
 KWOK_VERSION=v0.7.0
+METRICS_SERVER_VERSION=v0.8.0
 
 dir=${PROPEL_TESTBIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/propel/testbin/$K8S_VERSION}
 mkdir -p "$dir"
@@ -79,10 +80,15 @@ build_kwok() {
   mv "$work/kwok-bin/kwok" "$dir/kwok"
 }
 
+build_metrics_server() {
+  GOBIN="$work/metrics-server-bin" GOFLAGS="-buildvcs=false" go install -trimpath -ldflags "-s -w" "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+  mv "$work/metrics-server-bin/metrics-server" "$dir/metrics-server"
+}
+
 # Rough cold build times on 2 cores, shown so a first run is not a surprise.
-declare -A estimate=([etcd]="~1 min" [kube-apiserver]="~7 min" [kube-controller-manager]="~4 min" [kube-scheduler]="~2 min" [kwok]="~2 min" [kubectl]="~1 min")
+declare -A estimate=([etcd]="~1 min" [kube-apiserver]="~7 min" [kube-controller-manager]="~4 min" [kube-scheduler]="~2 min" [kwok]="~2 min" [kubectl]="~1 min" [metrics-server]="~2 min")
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+[ ${#wanted[@]} -gt 0 ] || wanted=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server)
 i=0
 for b in "${wanted[@]}"; do
   i=$((i + 1))
@@ -95,6 +101,7 @@ for b in "${wanted[@]}"; do
   case $b in
     etcd) build_etcd ;;
     kwok) build_kwok ;;
+    metrics-server) build_metrics_server ;;
     kube-apiserver | kube-controller-manager | kube-scheduler | kubectl) build_kube "$b" ;;
     *) log "unknown binary $b"; exit 2 ;;
   esac

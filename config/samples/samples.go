@@ -4,8 +4,8 @@ package samples
 
 import "embed"
 
-// FS holds nginx/, nginx-weighted/, workload/, failover/, mcs-api/ and
-// multiclusterservice/.
+// FS holds nginx/, nginx-weighted/, workload/, failover/, mcs-api/,
+// multiclusterservice/ and federatedhpa/.
 //
-//go:embed nginx nginx-weighted workload failover mcs-api multiclusterservice
+//go:embed nginx nginx-weighted workload failover mcs-api multiclusterservice federatedhpa
 var FS embed.FS

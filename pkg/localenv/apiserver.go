@@ -45,6 +45,12 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 	if err != nil {
 		return nil, err
 	}
+	// The aggregation layer's client identity, for API servers such as a
+	// member's metrics-server.
+	frontProxy, err := pki.IssueClient("front-proxy-client", "front-proxy-client")
+	if err != nil {
+		return nil, err
+	}
 	saKey, saPub, err := pki.ServiceAccountKey()
 	if err != nil {
 		return nil, err
@@ -64,6 +70,13 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 			"--tls-cert-file=" + serving.CertFile,
 			"--tls-private-key-file=" + serving.KeyFile,
 			"--client-ca-file=" + filepath.Join(pki.Dir, "ca.crt"),
+			"--requestheader-client-ca-file=" + filepath.Join(pki.Dir, "ca.crt"),
+			"--requestheader-allowed-names=front-proxy-client",
+			"--requestheader-username-headers=X-Remote-User",
+			"--requestheader-group-headers=X-Remote-Group",
+			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+			"--proxy-client-cert-file=" + frontProxy.CertFile,
+			"--proxy-client-key-file=" + frontProxy.KeyFile,
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 			"--service-account-key-file=" + saPub,
 			"--service-account-signing-key-file=" + saKey,

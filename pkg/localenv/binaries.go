@@ -27,7 +27,7 @@ func BinDir() string {
 func MissingBinaries(withWorkloads bool) []string {
 	need := []string{"etcd", "kube-apiserver"}
 	if withWorkloads {
-		need = append(need, "kube-controller-manager", "kube-scheduler", "kwok")
+		need = append(need, "kube-controller-manager", "kube-scheduler", "kwok", "metrics-server")
 	}
 	var missing []string
 	for _, b := range need {

@@ -33,6 +33,9 @@ type MemberOptions struct {
 	Region, Zone, Provider string
 	// Port pins the API server port; 0 picks a free one.
 	Port int
+	// Metrics (with Workloads) serves metrics.k8s.io from a real
+	// metrics-server scraping kwok's simulated pod usage (metrics.go).
+	Metrics bool
 }
 
 // Member is a member cluster: an API server and, with Workloads, the
@@ -43,6 +46,7 @@ type Member struct {
 	ControllerManager *Process
 	Scheduler         *Process
 	Kwok              *Process
+	MetricsServer     *Process
 }
 
 // kwokNodeAnnotation selects the nodes kwok manages.
@@ -57,14 +61,14 @@ func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, 
 	if !opts.Workloads {
 		return m, nil
 	}
-	if err := m.startWorkloadProcesses(ctx, pki); err != nil {
+	if err := m.startWorkloadProcesses(ctx, pki, dir); err != nil {
 		m.Stop()
 		return nil, err
 	}
 	return m, nil
 }
 
-func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
+func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI, dir string) error {
 	saKey, _, err := pki.ServiceAccountKey()
 	if err != nil {
 		return err
@@ -93,19 +97,38 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI) error {
 	}, m.logDir); err != nil {
 		return err
 	}
-	if m.Kwok, err = StartProcess(name+"-kwok", bin("kwok"), []string{
+	kwokArgs := []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--manage-all-nodes=false",
 		"--manage-nodes-with-annotation-selector=" + kwokNodeAnnotation + "=fake",
 		"--manage-nodes-with-label-selector=",
 		"--manage-single-node=",
 		"--cidr=10.244.0.1/16",
-		"--node-ip=10.0.0.1",
 		"--node-lease-duration-seconds=40",
-	}, m.logDir); err != nil {
+	}
+	if m.Options.Metrics {
+		port, err := FreePort()
+		if err != nil {
+			return err
+		}
+		extra, err := m.kwokMetricsArgs(dir, port)
+		if err != nil {
+			return err
+		}
+		kwokArgs = append(kwokArgs, extra...)
+	} else {
+		kwokArgs = append(kwokArgs, "--node-ip=10.0.0.1")
+	}
+	if m.Kwok, err = StartProcess(name+"-kwok", bin("kwok"), kwokArgs, m.logDir); err != nil {
 		return err
 	}
-	return m.createNodes(ctx)
+	if err := m.createNodes(ctx); err != nil {
+		return err
+	}
+	if m.Options.Metrics {
+		return m.startMetricsServer(ctx, dir)
+	}
+	return nil
 }
 
 // controlPlaneControllers are the kube-controller-manager controllers
@@ -142,6 +165,9 @@ func (m *Member) createNodes(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("member %s: node %s: %w", m.Options.Name, n.Name, err)
 		}
+		if m.Options.Metrics {
+			node.Annotations[resourceMetricsPathAnnotation] = "/metrics/nodes/" + n.Name + "/metrics/resource"
+		}
 		if _, err := client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("member %s: create node %s: %w", m.Options.Name, n.Name, err)
 		}
@@ -177,7 +203,7 @@ func fakeNode(n NodeSpec) (*corev1.Node, error) {
 
 // Stop ends every process of the member, the API server last.
 func (m *Member) Stop() {
-	for _, p := range []*Process{m.Kwok, m.Scheduler, m.ControllerManager} {
+	for _, p := range []*Process{m.MetricsServer, m.Kwok, m.Scheduler, m.ControllerManager} {
 		p.Stop()
 	}
 	m.APIServer.Stop()

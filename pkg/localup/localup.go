@@ -84,7 +84,7 @@ func Topology(n int) []localenv.MemberOptions {
 			ns.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
 			nodes = append(nodes, ns)
 		}
-		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Nodes: nodes, Region: region, Zone: zone, Provider: "local"}
+		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Metrics: true, Nodes: nodes, Region: region, Zone: zone, Provider: "local"}
 	}
 	return out
 }

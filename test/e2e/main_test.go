@@ -26,8 +26,8 @@ var env *harness.Env
 // kwok); member3 is a bare API server.
 func members() []localenv.MemberOptions {
 	return []localenv.MemberOptions{
-		{Name: "member1", Workloads: true, Region: "region-a", Zone: "zone-a1", Provider: "local"},
-		{Name: "member2", Workloads: true, Region: "region-b", Zone: "zone-b1", Provider: "local"},
+		{Name: "member1", Workloads: true, Metrics: true, Region: "region-a", Zone: "zone-a1", Provider: "local"},
+		{Name: "member2", Workloads: true, Metrics: true, Region: "region-b", Zone: "zone-b1", Provider: "local"},
 		{Name: "member3", Region: "region-b", Zone: "zone-b2", Provider: "local"},
 	}
 }
@@ -49,6 +49,7 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	o.LeaderElect = false
 	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"
 	o.ClusterStatusUpdateFrequency = 2 * time.Second
+	o.HPA.SyncPeriod = 5 * time.Second
 	// The MultiClusterService controllers are alpha in Karmada (gate off);
 	// TestMultiClusterService needs them.
 	if err := o.FeatureGates.Set("MultiClusterService=true"); err != nil {

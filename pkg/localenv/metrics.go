@@ -1,0 +1,194 @@
+package localenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+)
+
+// Member metrics: kwok simulates each pod's usage (from the pod
+// annotations kwok.x-k8s.io/usage-cpu and kwok.x-k8s.io/usage-memory,
+// defaulting to 1m and 1Mi) and serves it in the kubelet's
+// /metrics/resource format; a real metrics-server scrapes kwok as the
+// nodes' kubelet and serves metrics.k8s.io through the member API
+// server's aggregation layer.
+
+// UsageCPUAnnotation and UsageMemoryAnnotation set a kwok pod's simulated
+// usage.
+const (
+	UsageCPUAnnotation    = "kwok.x-k8s.io/usage-cpu"
+	UsageMemoryAnnotation = "kwok.x-k8s.io/usage-memory"
+)
+
+// resourceMetricsPathAnnotation tells metrics-server where a node's
+// resource metrics are (kwok serves them per node on one port).
+const resourceMetricsPathAnnotation = "metrics.k8s.io/resource-metrics-path"
+
+// kwokMetricsConfig is kwok's configuration for the simulation: usage from
+// the pod annotations, and the kubelet resource metrics computed from it.
+const kwokMetricsConfig = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterResourceUsage
+metadata:
+  name: usage-from-pod-annotations
+spec:
+  usages:
+  - usage:
+      cpu:
+        expression: |
+          "` + UsageCPUAnnotation + `" in pod.metadata.annotations ? Quantity(pod.metadata.annotations["` + UsageCPUAnnotation + `"]) : Quantity("1m")
+      memory:
+        expression: |
+          "` + UsageMemoryAnnotation + `" in pod.metadata.annotations ? Quantity(pod.metadata.annotations["` + UsageMemoryAnnotation + `"]) : Quantity("1Mi")
+---
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: Metric
+metadata:
+  name: kubelet-resource-metrics
+spec:
+  path: /metrics/nodes/{nodeName}/metrics/resource
+  metrics:
+  - name: scrape_error
+    dimension: node
+    kind: gauge
+    help: 0 when the node's metrics were collected
+    value: "0"
+  - name: node_cpu_usage_seconds_total
+    dimension: node
+    kind: counter
+    help: cpu time the node used, in core-seconds
+    value: node.CumulativeUsage("cpu")
+  - name: node_memory_working_set_bytes
+    dimension: node
+    kind: gauge
+    help: memory working set of the node, in bytes
+    value: node.Usage("memory")
+  - name: container_start_time_seconds
+    dimension: container
+    kind: gauge
+    help: when the container started, in seconds since the epoch
+    labels:
+    - {name: container, value: container.name}
+    - {name: namespace, value: pod.metadata.namespace}
+    - {name: pod, value: pod.metadata.name}
+    value: pod.SinceSecond()
+  - name: container_cpu_usage_seconds_total
+    dimension: container
+    kind: counter
+    help: cpu time the container used, in core-seconds
+    labels:
+    - {name: container, value: container.name}
+    - {name: namespace, value: pod.metadata.namespace}
+    - {name: pod, value: pod.metadata.name}
+    value: pod.CumulativeUsage("cpu", container.name)
+  - name: container_memory_working_set_bytes
+    dimension: container
+    kind: gauge
+    help: memory working set of the container, in bytes
+    labels:
+    - {name: container, value: container.name}
+    - {name: namespace, value: pod.metadata.namespace}
+    - {name: pod, value: pod.metadata.name}
+    value: pod.Usage("memory", container.name)
+`
+
+// kwokMetricsArgs are kwok's extra arguments for the simulation: it serves
+// the metrics on port as the nodes' kubelet (address 127.0.0.1).
+func (m *Member) kwokMetricsArgs(dir string, port int) ([]string, error) {
+	config := filepath.Join(dir, m.Options.Name+"-kwok-metrics.yaml")
+	if err := os.WriteFile(config, []byte(kwokMetricsConfig), 0o600); err != nil {
+		return nil, err
+	}
+	return []string{
+		"--config=" + config,
+		"--server-address=127.0.0.1:" + strconv.Itoa(port),
+		"--node-ip=127.0.0.1",
+		"--node-port=" + strconv.Itoa(port),
+	}, nil
+}
+
+var apiServices = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+
+// startMetricsServer runs metrics-server against the member and registers
+// it as the member's metrics.k8s.io/v1beta1 (an ExternalName Service
+// "localhost", which the aggregator dials directly).
+func (m *Member) startMetricsServer(ctx context.Context, dir string) error {
+	port, err := FreePort()
+	if err != nil {
+		return err
+	}
+	certDir := filepath.Join(dir, m.Options.Name+"-metrics-server")
+	if m.MetricsServer, err = StartProcess(m.Options.Name+"-metrics-server", bin("metrics-server"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--authentication-kubeconfig=" + m.Kubeconfig,
+		"--authorization-kubeconfig=" + m.Kubeconfig,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--cert-dir=" + certDir,
+		"--deprecated-kubelet-completely-insecure",
+		"--kubelet-use-node-status-port",
+		"--kubelet-preferred-address-types=InternalIP",
+		"--metric-resolution=10s",
+		"--kubelet-request-timeout=5s",
+		"--v=1",
+	}, m.logDir); err != nil {
+		return err
+	}
+	kube, err := kubernetes.NewForConfig(m.Config)
+	if err != nil {
+		return err
+	}
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "metrics-server"},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "localhost",
+			Ports: []corev1.ServicePort{{Name: "https", Port: int32(port), Protocol: corev1.ProtocolTCP}}},
+	}
+	if _, err := kube.CoreV1().Services("kube-system").Create(ctx, svc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("member %s: metrics-server service: %w", m.Options.Name, err)
+	}
+	dyn, err := dynamic.NewForConfig(m.Config)
+	if err != nil {
+		return err
+	}
+	apiService := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "apiregistration.k8s.io/v1",
+		"kind":       "APIService",
+		"metadata":   map[string]interface{}{"name": "v1beta1.metrics.k8s.io"},
+		"spec": map[string]interface{}{
+			"group": "metrics.k8s.io", "version": "v1beta1",
+			"service":               map[string]interface{}{"namespace": "kube-system", "name": "metrics-server", "port": int64(port)},
+			"insecureSkipTLSVerify": true, "groupPriorityMinimum": int64(100), "versionPriority": int64(100),
+		},
+	}}
+	existing, err := dyn.Resource(apiServices).Get(ctx, "v1beta1.metrics.k8s.io", metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		_, err = dyn.Resource(apiServices).Create(ctx, apiService, metav1.CreateOptions{})
+	case err == nil:
+		// A restarted environment reuses etcd: point the registration at
+		// the new port.
+		apiService.SetResourceVersion(existing.GetResourceVersion())
+		_, err = dyn.Resource(apiServices).Update(ctx, apiService, metav1.UpdateOptions{})
+		if err == nil {
+			svc.ResourceVersion = ""
+			current, getErr := kube.CoreV1().Services("kube-system").Get(ctx, "metrics-server", metav1.GetOptions{})
+			if getErr == nil {
+				current.Spec.Ports = svc.Spec.Ports
+				_, err = kube.CoreV1().Services("kube-system").Update(ctx, current, metav1.UpdateOptions{})
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("member %s: register metrics.k8s.io: %w", m.Options.Name, err)
+	}
+	return nil
+}
