@@ -47,7 +47,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 	}
 	// The aggregation layer's client identity, for API servers such as a
 	// member's metrics-server.
-	frontProxy, err := pki.IssueClient("front-proxy-client", "front-proxy-client")
+	frontProxy, err := pki.IssueClient(name+"-front-proxy-client", "front-proxy-client")
 	if err != nil {
 		return nil, err
 	}

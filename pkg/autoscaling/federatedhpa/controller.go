@@ -463,9 +463,23 @@ func (r *Reconciler) metricProposal(ctx context.Context, fhpa *autoscalingv1alph
 		return n, strings.Replace(name, "resource", "container resource", 1), autoscalingv2.MetricStatus{Type: spec.Type,
 			ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: cur}}, "", nil
 	case autoscalingv2.PodsMetricSourceType:
-		return 0, "", autoscalingv2.MetricStatus{}, "FailedGetPodsMetric", errors.New("pods metrics (custom.metrics.k8s.io) are not supported by Propel yet")
+		if spec.Pods == nil {
+			return 0, "", autoscalingv2.MetricStatus{}, "FailedGetPodsMetric", errors.New("pods metric without a pods source")
+		}
+		n, ms, err := r.podsProposal(ctx, fhpa.Namespace, spec.Pods, agg, current, calibration, now)
+		if err != nil {
+			return 0, "", autoscalingv2.MetricStatus{}, "FailedGetPodsMetric", err
+		}
+		return n, "pods metric " + spec.Pods.Metric.Name, ms, "", nil
 	case autoscalingv2.ObjectMetricSourceType:
-		return 0, "", autoscalingv2.MetricStatus{}, "FailedGetObjectMetric", errors.New("object metrics (custom.metrics.k8s.io) are not supported by Propel yet")
+		if spec.Object == nil {
+			return 0, "", autoscalingv2.MetricStatus{}, "FailedGetObjectMetric", errors.New("object metric without an object source")
+		}
+		n, name, ms, err := r.objectProposal(ctx, fhpa.Namespace, spec.Object, agg, current, calibration)
+		if err != nil {
+			return 0, "", autoscalingv2.MetricStatus{}, "FailedGetObjectMetric", err
+		}
+		return n, name, ms, "", nil
 	default:
 		return 0, "", autoscalingv2.MetricStatus{}, reasonInvalidMetricSourceType, fmt.Errorf("unknown metric source type %q", spec.Type)
 	}

@@ -150,7 +150,7 @@ func podSample(item *unstructured.Unstructured, res corev1.ResourceName, contain
 		}
 	}
 	if w, _, _ := unstructured.NestedString(item.Object, "window"); w != "" {
-		if d, err := time.ParseDuration(w); err == nil {
+		if d, err := time.ParseDuration(w); err == nil && d >= 0 && d <= 24*time.Hour {
 			s.Window = d
 		}
 	}
