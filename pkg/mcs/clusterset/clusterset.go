@@ -54,12 +54,13 @@ func Selects(selectors []networkingv1alpha1.ClusterSelector, cluster string) boo
 }
 
 // Unfit says why a cluster cannot take part: an event reason and message,
-// or an empty reason when it can. role is "Provider" or "Consumer".
+// or an empty reason when it can.
 type Unfit struct {
 	Reason, Message string
 }
 
-// Check reads cluster name and tells whether it can take part.
+// Check reads cluster name and tells whether it can take part; role
+// ("Provider" or "Consumer") and mcsName go into the message.
 func Check(ctx context.Context, reader client.Reader, name, role, mcsName string) (*clusterv1alpha1.Cluster, Unfit, error) {
 	cluster := &clusterv1alpha1.Cluster{}
 	if err := reader.Get(ctx, types.NamespacedName{Name: name}, cluster); err != nil {

@@ -257,50 +257,48 @@ func changeInPeriod(periodSeconds int32, events []scaleEvent, now time.Time) int
 	return sum
 }
 
+// scaleUpLimit and scaleDownLimit are the bounds the scaling rules allow
+// from current: each policy proposes a count from the replicas at the
+// start of its period; selectPolicy Max takes the largest change (the
+// highest count up, the lowest down), Min the smallest, Disabled none.
 func scaleUpLimit(current int32, up, down []scaleEvent, rules *autoscalingv2.HPAScalingRules, now time.Time) int32 {
-	if *rules.SelectPolicy == autoscalingv2.DisabledPolicySelect {
-		return current
-	}
-	pick, result := maxOf, int32(math.MinInt32)
-	if *rules.SelectPolicy == autoscalingv2.MinChangePolicySelect {
-		pick, result = minOf, math.MaxInt32
-	}
-	for _, p := range rules.Policies {
-		start := current - changeInPeriod(p.PeriodSeconds, up, now) + changeInPeriod(p.PeriodSeconds, down, now)
-		var proposed int32
-		if p.Type == autoscalingv2.PodsScalingPolicy {
-			proposed = start + p.Value
-		} else {
-			proposed = int32(math.Ceil(float64(start) * (1 + float64(p.Value)/100)))
-		}
-		result = pick(result, proposed)
-	}
-	return result
+	return scaleLimit(current, up, down, rules, now, true)
 }
 
 func scaleDownLimit(current int32, up, down []scaleEvent, rules *autoscalingv2.HPAScalingRules, now time.Time) int32 {
+	return scaleLimit(current, up, down, rules, now, false)
+}
+
+func scaleLimit(current int32, up, down []scaleEvent, rules *autoscalingv2.HPAScalingRules, now time.Time, scaleUp bool) int32 {
 	if *rules.SelectPolicy == autoscalingv2.DisabledPolicySelect {
 		return current
 	}
-	pick, result := minOf, int32(math.MaxInt32)
-	if *rules.SelectPolicy == autoscalingv2.MinChangePolicySelect {
-		pick, result = maxOf, math.MinInt32
+	highest := (*rules.SelectPolicy == autoscalingv2.MinChangePolicySelect) != scaleUp
+	result := int32(math.MaxInt32)
+	if highest {
+		result = math.MinInt32
 	}
 	for _, p := range rules.Policies {
 		start := current - changeInPeriod(p.PeriodSeconds, up, now) + changeInPeriod(p.PeriodSeconds, down, now)
 		var proposed int32
-		if p.Type == autoscalingv2.PodsScalingPolicy {
+		switch {
+		case p.Type == autoscalingv2.PodsScalingPolicy && scaleUp:
+			proposed = start + p.Value
+		case p.Type == autoscalingv2.PodsScalingPolicy:
 			proposed = start - p.Value
-		} else {
+		case scaleUp:
+			proposed = int32(math.Ceil(float64(start) * (1 + float64(p.Value)/100)))
+		default:
 			proposed = int32(float64(start) * (1 - float64(p.Value)/100))
 		}
-		result = pick(result, proposed)
+		if highest {
+			result = max(result, proposed)
+		} else {
+			result = min(result, proposed)
+		}
 	}
 	return result
 }
-
-func maxOf(a, b int32) int32 { return max(a, b) }
-func minOf(a, b int32) int32 { return min(a, b) }
 
 // RecordScale remembers a rescale from previous to next for the rate
 // limits of behavior (nothing without one).

@@ -197,3 +197,28 @@ func TestDefaultBehaviorFilled(t *testing.T) {
 		t.Fatalf("%+v, want 20 (100%% per 15 s)", out)
 	}
 }
+
+// TestSelectPolicy: Max takes the largest change, Min the smallest,
+// Disabled none, in both directions.
+func TestSelectPolicy(t *testing.T) {
+	policies := []autoscalingv2.HPAScalingPolicy{
+		{Type: autoscalingv2.PodsScalingPolicy, Value: 4, PeriodSeconds: 15},
+		{Type: autoscalingv2.PercentScalingPolicy, Value: 50, PeriodSeconds: 15},
+	}
+	for _, tc := range []struct {
+		policy   autoscalingv2.ScalingPolicySelect
+		up, down int32
+	}{
+		{autoscalingv2.MaxChangePolicySelect, 15, 5},
+		{autoscalingv2.MinChangePolicySelect, 14, 6},
+		{autoscalingv2.DisabledPolicySelect, 10, 10},
+	} {
+		rules := &autoscalingv2.HPAScalingRules{SelectPolicy: ptr.To(tc.policy), Policies: policies}
+		if got := scaleUpLimit(10, nil, nil, rules, now); got != tc.up {
+			t.Errorf("%s up from 10: %d, want %d", tc.policy, got, tc.up)
+		}
+		if got := scaleDownLimit(10, nil, nil, rules, now); got != tc.down {
+			t.Errorf("%s down from 10: %d, want %d", tc.policy, got, tc.down)
+		}
+	}
+}
