@@ -47,6 +47,8 @@ type Member struct {
 	Scheduler         *Process
 	Kwok              *Process
 	MetricsServer     *Process
+	// kwokPort is where kwok serves the nodes' kubelet endpoints (Metrics).
+	kwokPort int
 }
 
 // kwokNodeAnnotation selects the nodes kwok manages.
@@ -107,11 +109,10 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI, dir strin
 		"--node-lease-duration-seconds=40",
 	}
 	if m.Options.Metrics {
-		port, err := FreePort()
-		if err != nil {
+		if m.kwokPort, err = FreePort(); err != nil {
 			return err
 		}
-		extra, err := m.kwokMetricsArgs(dir, port)
+		extra, err := m.kwokMetricsArgs(dir, m.kwokPort)
 		if err != nil {
 			return err
 		}
@@ -168,7 +169,15 @@ func (m *Member) createNodes(ctx context.Context) error {
 		if m.Options.Metrics {
 			node.Annotations[resourceMetricsPathAnnotation] = "/metrics/nodes/" + n.Name + "/metrics/resource"
 		}
-		if _, err := client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		_, err = client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) && m.Options.Metrics {
+			// A restarted environment's nodes still name the previous
+			// kwok's port as their kubelet port, which kwok does not
+			// rewrite: point metrics-server at the new one.
+			patch := fmt.Sprintf(`{"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":%d}}}}`, m.kwokPort)
+			_, err = client.CoreV1().Nodes().PatchStatus(ctx, n.Name, []byte(patch))
+		}
+		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("member %s: create node %s: %w", m.Options.Name, n.Name, err)
 		}
 	}
