@@ -115,15 +115,8 @@ func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request)
 // reconcileKey reports a slice of a collected Service, or withdraws the
 // Work of a slice that is gone.
 func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (reconcile.Result, error) {
-	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, types.NamespacedName{Name: key.Cluster}, cluster); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !workcluster.IsPush(cluster) || !cluster.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
-	}
-	caches, err := r.watcher.Caches(ctx, cluster, memberwatch.EndpointSlices)
-	if err != nil {
+	caches, err := r.watcher.ClusterCaches(ctx, r.client, key.Cluster, memberwatch.EndpointSlices)
+	if err != nil || caches == nil {
 		return reconcile.Result{}, boundedtext.Error(err)
 	}
 	slice, err := caches.Get(memberwatch.EndpointSlices, key.Namespace, key.Name)

@@ -14,13 +14,16 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	mcsv1alpha1 "github.com/propel-mc/propel/pkg/apis/multicluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // Kinds the collectors watch.
@@ -135,6 +138,24 @@ func (w *Watcher) Caches(ctx context.Context, cluster *clusterv1alpha1.Cluster, 
 		return nil, fmt.Errorf("cluster %s: member caches of %v not synced within %s", cluster.Name, gvrs, w.SyncTimeout)
 	}
 	return c, nil
+}
+
+// ClusterCaches returns the synced caches of gvrs in cluster, or nil when
+// the Cluster is gone, being deleted or not in Push mode (karmada-agent
+// collects a Pull cluster's objects). A cluster that is not Ready is an
+// error, so the key is retried.
+func (w *Watcher) ClusterCaches(ctx context.Context, reader client.Reader, cluster string, gvrs ...schema.GroupVersionResource) (*Caches, error) {
+	c := &clusterv1alpha1.Cluster{}
+	if err := reader.Get(ctx, types.NamespacedName{Name: cluster}, c); err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	if !workcluster.IsPush(c) || !c.DeletionTimestamp.IsZero() {
+		return nil, nil
+	}
+	if !workcluster.IsReady(c) {
+		return nil, fmt.Errorf("cluster %s is not ready", cluster)
+	}
+	return w.Caches(ctx, c, gvrs...)
 }
 
 // Get returns the cached object, nil when absent.

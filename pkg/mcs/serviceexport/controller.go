@@ -136,18 +136,8 @@ func (r *Reconciler) reconcileWork(ctx context.Context, req reconcile.Request) (
 // reconcileKey reports or withdraws the slices a member object event
 // concerns.
 func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (reconcile.Result, error) {
-	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, types.NamespacedName{Name: key.Cluster}, cluster); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !workcluster.IsPush(cluster) || !cluster.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
-	}
-	if !workcluster.IsReady(cluster) {
-		return reconcile.Result{}, fmt.Errorf("%s: cluster is not ready", key)
-	}
-	caches, err := r.watcher.Caches(ctx, cluster, memberwatch.ServiceExports, memberwatch.EndpointSlices)
-	if err != nil {
+	caches, err := r.watcher.ClusterCaches(ctx, r.client, key.Cluster, memberwatch.ServiceExports, memberwatch.EndpointSlices)
+	if err != nil || caches == nil {
 		return reconcile.Result{}, boundedtext.Error(err)
 	}
 	switch key.Kind {
