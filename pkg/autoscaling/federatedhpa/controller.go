@@ -364,7 +364,7 @@ func (r *Reconciler) decide(ctx context.Context, key string, fhpa *autoscalingv1
 func (r *Reconciler) proposal(ctx context.Context, key string, fhpa *autoscalingv1alpha1.FederatedHPA, status *autoscalingv2.HorizontalPodAutoscalerStatus,
 	agg *aggregate, current int32, now time.Time) (int32, string, error) {
 	fail := func(reason string, err error) (int32, string, error) {
-		setCondition(status, autoscalingv2.ScalingActive, corev1.ConditionFalse, reason, "the HPA target's scale is missing a selector: %v", boundedtext.Error(err))
+		setCondition(status, autoscalingv2.ScalingActive, corev1.ConditionFalse, reason, "the HPA target's pods could not be selected: %v", boundedtext.Error(err))
 		return -1, "", err
 	}
 	if agg.selectErr != nil && len(agg.pods) == 0 {

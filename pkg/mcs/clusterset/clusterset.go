@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
@@ -96,6 +98,20 @@ func ServesEndpointSlices(cluster *clusterv1alpha1.Cluster) bool {
 		}
 	}
 	return false
+}
+
+// FitnessChanged passes Cluster creations and deletions, and updates that
+// change what Check reads (readiness, the EndpointSlice API): a cluster's
+// status is rewritten every status period, and reacting to each rewrite
+// would reconcile (and record an event for) every MultiClusterService
+// that selects it.
+func FitnessChanged() predicate.Funcs {
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		o, ok1 := e.ObjectOld.(*clusterv1alpha1.Cluster)
+		n, ok2 := e.ObjectNew.(*clusterv1alpha1.Cluster)
+		return !ok1 || !ok2 || workcluster.IsReady(o) != workcluster.IsReady(n) ||
+			ServesEndpointSlices(o) != ServesEndpointSlices(n) || !n.DeletionTimestamp.IsZero()
+	}}
 }
 
 // HasCrossCluster reports whether the MCS asks for CrossCluster exposure,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
@@ -35,5 +36,20 @@ func TestSelects(t *testing.T) {
 	list := []networkingv1alpha1.ClusterSelector{{Name: "member2"}}
 	if Selects(list, "member1") || !Selects(list, "member2") {
 		t.Error("a named list selects the wrong clusters")
+	}
+}
+
+func TestFitnessChanged(t *testing.T) {
+	ready := func(status metav1.ConditionStatus, heartbeat int64) *clusterv1alpha1.Cluster {
+		return &clusterv1alpha1.Cluster{Status: clusterv1alpha1.ClusterStatus{
+			Conditions: []metav1.Condition{{Type: clusterv1alpha1.ClusterConditionReady, Status: status, ObservedGeneration: heartbeat}},
+		}}
+	}
+	p := FitnessChanged()
+	if p.Update(event.UpdateEvent{ObjectOld: ready(metav1.ConditionTrue, 1), ObjectNew: ready(metav1.ConditionTrue, 2)}) {
+		t.Error("a status rewrite that changes no fitness passes")
+	}
+	if !p.Update(event.UpdateEvent{ObjectOld: ready(metav1.ConditionTrue, 1), ObjectNew: ready(metav1.ConditionFalse, 2)}) {
+		t.Error("a cluster turning not Ready does not pass")
 	}
 }

@@ -68,7 +68,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	return builder.ControllerManagedBy(mgr).Named(names.EndpointSliceDispatchControllerName).
 		For(&workv1alpha1.Work{}, builder.WithPredicates(providerSliceWorks())).
 		Watches(&networkingv1alpha1.MultiClusterService{}, handler.EnqueueRequestsFromMapFunc(r.worksOfMCS)).
-		Watches(&clusterv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.worksOfConsumer)).
+		Watches(&clusterv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.worksOfConsumer), builder.WithPredicates(clusterset.FitnessChanged())).
 		Complete(r)
 }
 

@@ -81,7 +81,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	return builder.ControllerManagedBy(mgr).Named(names.MultiClusterServiceControllerName).
 		For(&networkingv1alpha1.MultiClusterService{}, builder.WithPredicates(crossClusterChanges())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mcsOfService), builder.WithPredicates(serviceChanges())).
-		Watches(&clusterv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.mcsSelecting)).
+		Watches(&clusterv1alpha1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.mcsSelecting), builder.WithPredicates(clusterset.FitnessChanged())).
 		Complete(r)
 }
 
