@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,8 +85,10 @@ func Eventually(t testing.TB, what string, cond func(ctx context.Context) (bool,
 		ok, err := cond(ctx)
 		if err != nil {
 			// An error caused by the deadline itself would hide the
-			// last real one.
-			if ctx.Err() == nil {
+			// last real one: client-go's rate limiter refuses a request
+			// it could only send after the deadline, before the context
+			// ends, and says so only in its message.
+			if ctx.Err() == nil && !strings.Contains(err.Error(), "would exceed context deadline") {
 				last = err
 			}
 			return false, nil

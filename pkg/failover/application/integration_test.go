@@ -109,7 +109,7 @@ func breakOnMember2(t *testing.T, name string) {
 		}
 		d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: 2, UpdatedReplicas: 2, UnavailableReplicas: 2}
 		return true, member2.Status().Update(ctx, d)
-	})
+	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
 }
 
 // waitEvicted waits for the binding's task from member2 and returns it.
@@ -169,8 +169,15 @@ func member1Copy(t *testing.T, name string) (*appsv1.Deployment, bool) {
 	return d, member2Exists
 }
 
+// create makes name's Deployment and failover policy once both members are
+// Ready: a member still tainted not-ready when the binding is first
+// scheduled fails the "primary" term, and the scheduler rightly keeps the
+// binding on the fallback term (member1) from then on.
 func create(t *testing.T, name string, mode policyv1alpha1.PurgeMode) {
 	t.Helper()
+	for _, m := range []string{"member1", "member2"} {
+		env.WaitClusterReady(t, m, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+	}
 	ctx := context.Background()
 	if err := env.Client.Create(ctx, harness.Deployment("default", name, nil)); err != nil {
 		t.Fatal(err)
