@@ -551,3 +551,37 @@ func appendName(names []string, v interface{}, field string) ([]string, error) {
 	}
 	return append(names, name), nil
 }
+
+// TemplateRequirements is AccuratePodRequirements read straight from an
+// unstructured pod template (tmpl["spec"]), with the pod's
+// priorityClassName, without converting the template. A field of the
+// wrong type is an error naming it. The Lua layer's
+// kube.accuratePodRequirements uses it on templates a script passes
+// untouched from its arguments.
+func TemplateRequirements(tmpl map[string]interface{}) (req *workv1alpha2.ReplicaRequirements, priorityClassName string, err error) {
+	spec, err := mapAt(tmpl, "spec")
+	if err == nil {
+		req, err = requirementsOf(spec)
+		err = at(err, "spec")
+	}
+	if err == nil {
+		priorityClassName, err = stringField(spec, "priorityClassName")
+		err = at(err, "spec")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return req, priorityClassName, nil
+}
+
+// TemplateDependencies is PodDependencies read straight from an
+// unstructured pod template, without converting it. The Lua layer's
+// kube.getPodDependencies uses it as TemplateRequirements.
+func TemplateDependencies(tmpl map[string]interface{}, namespace string) ([]configv1alpha1.DependentObjectReference, error) {
+	spec, err := mapAt(tmpl, "spec")
+	if err != nil {
+		return nil, err
+	}
+	deps, err := podDependenciesFrom(spec, namespace)
+	return deps, at(err, "spec")
+}

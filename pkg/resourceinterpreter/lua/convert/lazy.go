@@ -84,6 +84,19 @@ func (lz *lazyTables) backingOf(t *glua.LTable) (any, bool) {
 	return v, ok
 }
 
+// untouched returns the value behind an unfilled proxy none of whose
+// members was handed out: the script has seen it only as a whole.
+func (lz *lazyTables) untouched(t *glua.LTable) (any, bool) {
+	v, ok := lz.backingOf(t)
+	if !ok {
+		return nil, false
+	}
+	if _, opened := lz.partial[t]; opened {
+		return nil, false
+	}
+	return v, true
+}
+
 // typedProxy returns a proxy for generic, the JSON form of typed.
 func (lz *lazyTables) typedProxy(L *glua.LState, generic, typed any) *glua.LTable {
 	t := lz.proxy(L, generic)

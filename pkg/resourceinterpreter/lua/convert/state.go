@@ -53,6 +53,12 @@ func (st *State) Fill(t *glua.LTable) { st.lazy.fill(st.L, t) }
 // returned it untouched (see TypedProxy).
 func (st *State) Typed(t *glua.LTable) (any, bool) { return st.lazy.typedOf(t) }
 
+// Untouched returns the caller's Go value behind t (a map[string]any or
+// []any) when t is a proxy whose members the script has not read, so it
+// cannot have changed them: Go code may then read that value in place,
+// as the script would see t, and must not modify it.
+func (st *State) Untouched(t *glua.LTable) (any, bool) { return st.lazy.untouched(t) }
+
 // TypedProxy returns a proxy for generic (the JSON form of typed) that
 // remembers typed, so that a result returned untouched need not be
 // decoded.

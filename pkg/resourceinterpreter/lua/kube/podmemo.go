@@ -72,6 +72,19 @@ type podRequirementsEntry struct {
 // when there are requirements, as in Karmada), and its JSON form (nil when
 // req is nil).
 func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRequirements, map[string]any) {
+	if tmpl, ok := m.templateInPlace(L, i); ok {
+		req, priorityClassName, err := native.TemplateRequirements(tmpl)
+		if err == nil {
+			if req == nil {
+				return nil, nil
+			}
+			if m.opts.PriorityClassName {
+				req.PriorityClassName = priorityClassName
+			}
+			return req, requirementsGeneric(L, req)
+		}
+		// The canonical path below reports the error as before.
+	}
 	data := m.templateJSON(L, i)
 	memo := m.memo
 	var key [sha256.Size]byte
@@ -97,6 +110,11 @@ func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRe
 
 // podDependencies is native.PodDependencies of argument i in namespace.
 func (m *module) podDependencies(L *glua.LState, i int, namespace string) []configv1alpha1.DependentObjectReference {
+	if tmpl, ok := m.templateInPlace(L, i); ok {
+		if deps, err := native.TemplateDependencies(tmpl, namespace); err == nil {
+			return deps
+		}
+	}
 	data := m.templateJSON(L, i)
 	memo := m.memo
 	if memo == nil {
