@@ -75,13 +75,34 @@ func (lz *lazyTables) proxy(L *glua.LState, v any) *glua.LTable {
 	return t
 }
 
+// deferredGeneric builds a typed proxy's backing value on first use:
+// scripts mostly return the kube module's results untouched, and the
+// typed value is then taken as it is, so their JSON form is usually never
+// needed. It must not fail or raise: it may run after the script, when
+// the Go side writes the proxy.
+type deferredGeneric func() any
+
 // backingOf returns the value behind an unfilled proxy.
 func (lz *lazyTables) backingOf(t *glua.LTable) (any, bool) {
 	if lz == nil || t.Metatable != lz.mt {
 		return nil, false
 	}
 	v, ok := lz.backing[t]
+	if build, deferred := v.(deferredGeneric); deferred {
+		v = build()
+		lz.backing[t] = v
+	}
 	return v, ok
+}
+
+// isProxy reports whether t is an unfilled proxy, without building a
+// deferred backing value.
+func (lz *lazyTables) isProxy(t *glua.LTable) bool {
+	if lz == nil || t.Metatable != lz.mt {
+		return false
+	}
+	_, ok := lz.backing[t]
+	return ok
 }
 
 // untouched returns the value behind an unfilled proxy none of whose
@@ -97,16 +118,17 @@ func (lz *lazyTables) untouched(t *glua.LTable) (any, bool) {
 	return v, true
 }
 
-// typedProxy returns a proxy for generic, the JSON form of typed.
-func (lz *lazyTables) typedProxy(L *glua.LState, generic, typed any) *glua.LTable {
-	t := lz.proxy(L, generic)
+// typedProxy returns a proxy for typed whose backing value, its JSON
+// form, generic builds when the script or the Go side first reads it.
+func (lz *lazyTables) typedProxy(L *glua.LState, generic func() any, typed any) *glua.LTable {
+	t := lz.proxy(L, deferredGeneric(generic))
 	lz.typed[t] = typed
 	return t
 }
 
 // typedOf returns the Go value behind an untouched typed proxy.
 func (lz *lazyTables) typedOf(t *glua.LTable) (any, bool) {
-	if _, ok := lz.backingOf(t); !ok {
+	if !lz.isProxy(t) {
 		return nil, false
 	}
 	v, ok := lz.typed[t]

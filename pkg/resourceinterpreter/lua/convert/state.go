@@ -59,10 +59,10 @@ func (st *State) Typed(t *glua.LTable) (any, bool) { return st.lazy.typedOf(t) }
 // as the script would see t, and must not modify it.
 func (st *State) Untouched(t *glua.LTable) (any, bool) { return st.lazy.untouched(t) }
 
-// TypedProxy returns a proxy for generic (the JSON form of typed) that
-// remembers typed, so that a result returned untouched need not be
-// decoded.
-func (st *State) TypedProxy(generic, typed any) *glua.LTable {
+// TypedProxy returns a proxy of typed that remembers it, so that a
+// result returned untouched need not be decoded; generic builds its JSON
+// form when something first reads the proxy. generic must not fail.
+func (st *State) TypedProxy(generic func() any, typed any) *glua.LTable {
 	return st.lazy.typedProxy(st.L, generic, typed)
 }
 

@@ -96,8 +96,7 @@ func (m *module) accuratePodRequirements(L *glua.LState) int {
 	if L.GetTop() != 1 {
 		L.RaiseError("getPodRequirements only accepts one argument")
 	}
-	req, generic := m.podRequirements(L, 1)
-	L.Push(m.requirementsToLua(req, generic))
+	L.Push(m.requirementsToLua(m.podRequirements(L, 1)))
 	return 1
 }
 
@@ -117,26 +116,26 @@ func (m *module) getPodDependencies(L *glua.LState) int {
 		L.Push(glua.LNil)
 		return 1
 	}
-	L.Push(m.dependenciesToLua(L, deps))
+	L.Push(m.dependenciesToLua(deps))
 	return 1
 }
 
-// requirementsToLua converts requirements to g, what their JSON decodes
-// to, as a proxy remembering req.
-func (m *module) requirementsToLua(req *workv1alpha2.ReplicaRequirements, g map[string]any) glua.LValue {
+// requirementsToLua hands req to the script as a proxy remembering it;
+// its JSON form is built only if something reads it.
+func (m *module) requirementsToLua(req *workv1alpha2.ReplicaRequirements) glua.LValue {
 	if req == nil {
 		return glua.LNil
 	}
-	return m.st.TypedProxy(g, req)
+	return m.st.TypedProxy(func() any { return requirementsGeneric(req) }, req)
 }
 
 // requirementsGeneric is the JSON form of req, built directly.
-func requirementsGeneric(L *glua.LState, req *workv1alpha2.ReplicaRequirements) map[string]any {
+func requirementsGeneric(req *workv1alpha2.ReplicaRequirements) map[string]any {
 	m := make(map[string]any, 4)
 	if nc := req.NodeClaim; nc != nil {
 		claim := make(map[string]any, 3)
 		if nc.HardNodeAffinity != nil {
-			claim["hardNodeAffinity"] = mustGeneric(L, nc.HardNodeAffinity)
+			claim["hardNodeAffinity"] = generic(nc.HardNodeAffinity)
 		}
 		if len(nc.NodeSelector) > 0 {
 			sel := make(map[string]any, len(nc.NodeSelector))
@@ -146,7 +145,7 @@ func requirementsGeneric(L *glua.LState, req *workv1alpha2.ReplicaRequirements) 
 			claim["nodeSelector"] = sel
 		}
 		if len(nc.Tolerations) > 0 {
-			claim["tolerations"] = mustGeneric(L, nc.Tolerations)
+			claim["tolerations"] = generic(nc.Tolerations)
 		}
 		m["nodeClaim"] = claim
 	}
@@ -166,9 +165,14 @@ func requirementsGeneric(L *glua.LState, req *workv1alpha2.ReplicaRequirements) 
 	return m
 }
 
-// dependenciesToLua converts references to what their JSON decodes to, as
-// a proxy remembering deps.
-func (m *module) dependenciesToLua(L *glua.LState, deps []configv1alpha1.DependentObjectReference) glua.LValue {
+// dependenciesToLua hands deps to the script as a proxy remembering them;
+// their JSON form is built only if something reads it.
+func (m *module) dependenciesToLua(deps []configv1alpha1.DependentObjectReference) glua.LValue {
+	return m.st.TypedProxy(func() any { return dependenciesGeneric(deps) }, deps)
+}
+
+// dependenciesGeneric is the JSON form of deps, built directly.
+func dependenciesGeneric(deps []configv1alpha1.DependentObjectReference) []any {
 	list := make([]any, 0, len(deps))
 	for _, d := range deps {
 		m := make(map[string]any, 5)
@@ -180,17 +184,20 @@ func (m *module) dependenciesToLua(L *glua.LState, deps []configv1alpha1.Depende
 			m["name"] = d.Name
 		}
 		if d.LabelSelector != nil {
-			m["labelSelector"] = mustGeneric(L, d.LabelSelector)
+			m["labelSelector"] = generic(d.LabelSelector)
 		}
 		list = append(list, m)
 	}
-	return m.st.TypedProxy(list, deps)
+	return list
 }
 
-func mustGeneric(L *glua.LState, v any) any {
+// generic is the JSON form of v, an API struct of strings, integers,
+// pointers, maps and slices, whose encoding cannot fail; should it ever,
+// the member is left out rather than raising where no script runs.
+func generic(v any) any {
 	g, err := convert.Generic(v)
 	if err != nil {
-		L.RaiseError("convert %T: %v", v, err)
+		return nil
 	}
 	return g
 }

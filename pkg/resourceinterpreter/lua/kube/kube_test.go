@@ -172,3 +172,16 @@ return {p = r.priorityClassName or "none",
 		})
 	}
 }
+
+// The JSON form of a result is built only when read; a result the script
+// nests untouched in what it returns is written from it after the script.
+func TestKubeResultsWrittenUntouched(t *testing.T) {
+	vm := newVM(t, luavm.Options{})
+	got := mustEval(t, vm, `local kube = require("kube")
+local t = {spec = {serviceAccountName = "sa", nodeSelector = {disk = "ssd"}, containers = {{name = "a", resources = {requests = {cpu = "1"}}}}}}
+return {r = kube.accuratePodRequirements(t), d = kube.getPodDependencies(t, "ns")}`)
+	want := `{"d":[{"apiVersion":"v1","kind":"ServiceAccount","name":"sa","namespace":"ns"}],"r":{"nodeClaim":{"nodeSelector":{"disk":"ssd"}},"resourceRequest":{"cpu":"1"}}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -61,27 +61,22 @@ func decodeTemplate(L *glua.LState, i int, data []byte) *corev1.PodTemplateSpec 
 	return tmpl
 }
 
-// podRequirementsEntry is a remembered result with its JSON form.
+// podRequirementsEntry is a remembered result.
 type podRequirementsEntry struct {
-	req     *workv1alpha2.ReplicaRequirements
-	generic map[string]any
+	req *workv1alpha2.ReplicaRequirements
 }
 
 // podRequirements is native.AccuratePodRequirements of argument i, with
 // the pod's priorityClassName under Options.PriorityClassName (set only
-// when there are requirements, as in Karmada), and its JSON form (nil when
-// req is nil).
-func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRequirements, map[string]any) {
+// when there are requirements, as in Karmada).
+func (m *module) podRequirements(L *glua.LState, i int) *workv1alpha2.ReplicaRequirements {
 	if tmpl, ok := m.templateInPlace(L, i); ok {
 		req, priorityClassName, err := native.TemplateRequirements(tmpl)
 		if err == nil {
-			if req == nil {
-				return nil, nil
-			}
-			if m.opts.PriorityClassName {
+			if req != nil && m.opts.PriorityClassName {
 				req.PriorityClassName = priorityClassName
 			}
-			return req, requirementsGeneric(L, req)
+			return req
 		}
 		// The canonical path below reports the error as before.
 	}
@@ -91,7 +86,7 @@ func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRe
 	if memo != nil {
 		key = sha256.Sum256(data)
 		if e, ok := memo.requirements.Get(key); ok {
-			return e.req, e.generic
+			return e.req
 		}
 	}
 	tmpl := decodeTemplate(L, i, data)
@@ -99,13 +94,10 @@ func (m *module) podRequirements(L *glua.LState, i int) (*workv1alpha2.ReplicaRe
 	if e.req != nil && m.opts.PriorityClassName {
 		e.req.PriorityClassName = tmpl.Spec.PriorityClassName
 	}
-	if e.req != nil {
-		e.generic = requirementsGeneric(L, e.req)
-	}
 	if memo != nil {
 		memo.requirements.Add(key, e)
 	}
-	return e.req, e.generic
+	return e.req
 }
 
 // podDependencies is native.PodDependencies of argument i in namespace.
