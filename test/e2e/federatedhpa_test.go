@@ -57,10 +57,15 @@ func TestFederatedHPA(t *testing.T) {
 	}, harness.Timeout(4*time.Minute), logs)
 
 	// Each rescale stayed within the scale-up policy (2 pods per 15 s).
-	sizes := rescales(t, ns)
-	if len(sizes) < 2 || sizes[len(sizes)-1] != 6 {
-		t.Fatalf("rescale events %v, want steps up to 6", sizes)
-	}
+	// The events are written asynchronously, after the rescale.
+	var sizes []int32
+	harness.Eventually(t, "the event of the rescale to 6", func(context.Context) (bool, error) {
+		sizes = rescales(t, ns)
+		if len(sizes) >= 2 && sizes[len(sizes)-1] == 6 {
+			return true, nil
+		}
+		return false, fmt.Errorf("rescale events %v, want steps up to 6", sizes)
+	}, logs)
 	previous := int32(2)
 	for _, s := range sizes {
 		if s-previous > 2 {
@@ -110,16 +115,24 @@ func TestFederatedHPA(t *testing.T) {
 	}, harness.Timeout(3*time.Minute), logs)
 	// The scale-down waited for the 20 s window: the recommendation of 6
 	// made at the last scale-up holds the count until it is 20 s old.
-	events := rescaleEvents(t, ns)
-	var upAt, downAt time.Time
-	for _, e := range events {
-		if e.size == 6 && upAt.IsZero() {
-			upAt = e.at
+	// Events are written asynchronously, after the rescale they report.
+	var (
+		events       []rescale
+		upAt, downAt time.Time
+	)
+	harness.Eventually(t, "the events of the rescales to 6 and back to 2", func(context.Context) (bool, error) {
+		events = rescaleEvents(t, ns)
+		upAt, downAt = time.Time{}, time.Time{}
+		for _, e := range events {
+			if e.size == 6 && upAt.IsZero() {
+				upAt = e.at
+			}
+			if e.size == 2 {
+				downAt = e.at
+			}
 		}
-		if e.size == 2 {
-			downAt = e.at
-		}
-	}
+		return !upAt.IsZero() && !downAt.IsZero(), nil
+	}, logs)
 	for _, e := range events {
 		t.Logf("rescaled to %d at %s", e.size, e.at.Format(time.TimeOnly))
 	}
