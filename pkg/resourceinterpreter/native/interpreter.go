@@ -146,11 +146,8 @@ func (i *Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructu
 	replicas, podSpec, err := handler(obj)
 	var reqs *workv1alpha2.ReplicaRequirements
 	if err == nil {
-		reqs, err = requirementsOf(podSpec)
+		reqs, err = specRequirements(podSpec, i.priorityClassName)
 		err = at(err, podSpecPath(obj)...)
-	}
-	if err == nil && reqs != nil && i.priorityClassName {
-		reqs.PriorityClassName, err = stringField(podSpec, "priorityClassName")
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("interpret replicas of %s: %w", describe(obj), err)

@@ -553,25 +553,21 @@ func appendName(names []string, v interface{}, field string) ([]string, error) {
 }
 
 // TemplateRequirements is AccuratePodRequirements read straight from an
-// unstructured pod template (tmpl["spec"]), with the pod's
-// priorityClassName, without converting the template. A field of the
-// wrong type is an error naming it. The Lua layer's
-// kube.accuratePodRequirements uses it on templates a script passes
-// untouched from its arguments.
-func TemplateRequirements(tmpl map[string]interface{}) (req *workv1alpha2.ReplicaRequirements, priorityClassName string, err error) {
+// unstructured pod template (tmpl["spec"]) without converting it, with
+// the pod's priorityClassName when withPriorityClassName is set, as the
+// native GetReplicas. A field of the wrong type is an error naming it.
+// The Lua layer's kube.accuratePodRequirements uses it on templates a
+// script passes untouched from its arguments.
+func TemplateRequirements(tmpl map[string]interface{}, withPriorityClassName bool) (*workv1alpha2.ReplicaRequirements, error) {
 	spec, err := mapAt(tmpl, "spec")
-	if err == nil {
-		req, err = requirementsOf(spec)
-		err = at(err, "spec")
-	}
-	if err == nil {
-		priorityClassName, err = stringField(spec, "priorityClassName")
-		err = at(err, "spec")
-	}
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return req, priorityClassName, nil
+	reqs, err := specRequirements(spec, withPriorityClassName)
+	if err != nil {
+		return nil, at(err, "spec")
+	}
+	return reqs, nil
 }
 
 // TemplateDependencies is PodDependencies read straight from an

@@ -29,6 +29,20 @@ func requirementsOf(spec map[string]interface{}) (*workv1alpha2.ReplicaRequireme
 	return &workv1alpha2.ReplicaRequirements{NodeClaim: claim, ResourceRequest: request}, nil
 }
 
+// specRequirements is requirementsOf with, when withPriorityClassName is
+// set and there are requirements, the pod's priorityClassName (Karmada's
+// ResourceQuotaEstimate gate).
+func specRequirements(spec map[string]interface{}, withPriorityClassName bool) (*workv1alpha2.ReplicaRequirements, error) {
+	reqs, err := requirementsOf(spec)
+	if err == nil && reqs != nil && withPriorityClassName {
+		reqs.PriorityClassName, err = stringField(spec, "priorityClassName")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return reqs, nil
+}
+
 // nodeClaimFrom is nodeClaimOf on an unstructured pod spec.
 func nodeClaimFrom(spec map[string]interface{}) (*workv1alpha2.NodeClaim, error) {
 	selector, err := stringMapFrom(spec["nodeSelector"])

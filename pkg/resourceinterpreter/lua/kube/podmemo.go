@@ -24,13 +24,13 @@ const podMemoSize = 256
 // a PodTemplateSpec costs more than the rest of a call. The cached results
 // are never modified.
 type Memo struct {
-	requirements *lru.Cache[[sha256.Size]byte, podRequirementsEntry]
+	requirements *lru.Cache[[sha256.Size]byte, *workv1alpha2.ReplicaRequirements]
 	dependencies *lru.Cache[[sha256.Size]byte, []configv1alpha1.DependentObjectReference]
 }
 
 // NewMemo returns an empty memo.
 func NewMemo() *Memo {
-	req, err1 := lru.New[[sha256.Size]byte, podRequirementsEntry](podMemoSize)
+	req, err1 := lru.New[[sha256.Size]byte, *workv1alpha2.ReplicaRequirements](podMemoSize)
 	deps, err2 := lru.New[[sha256.Size]byte, []configv1alpha1.DependentObjectReference](podMemoSize)
 	if err1 != nil || err2 != nil {
 		panic(fmt.Sprintf("lru.New(%d): %v %v", podMemoSize, err1, err2)) // only for a size <= 0
@@ -61,21 +61,12 @@ func decodeTemplate(L *glua.LState, i int, data []byte) *corev1.PodTemplateSpec 
 	return tmpl
 }
 
-// podRequirementsEntry is a remembered result.
-type podRequirementsEntry struct {
-	req *workv1alpha2.ReplicaRequirements
-}
-
 // podRequirements is native.AccuratePodRequirements of argument i, with
 // the pod's priorityClassName under Options.PriorityClassName (set only
 // when there are requirements, as in Karmada).
 func (m *module) podRequirements(L *glua.LState, i int) *workv1alpha2.ReplicaRequirements {
 	if tmpl, ok := m.templateInPlace(L, i); ok {
-		req, priorityClassName, err := native.TemplateRequirements(tmpl)
-		if err == nil {
-			if req != nil && m.opts.PriorityClassName {
-				req.PriorityClassName = priorityClassName
-			}
+		if req, err := native.TemplateRequirements(tmpl, m.opts.PriorityClassName); err == nil {
 			return req
 		}
 		// The canonical path below reports the error as before.
@@ -85,19 +76,19 @@ func (m *module) podRequirements(L *glua.LState, i int) *workv1alpha2.ReplicaReq
 	var key [sha256.Size]byte
 	if memo != nil {
 		key = sha256.Sum256(data)
-		if e, ok := memo.requirements.Get(key); ok {
-			return e.req
+		if req, ok := memo.requirements.Get(key); ok {
+			return req
 		}
 	}
 	tmpl := decodeTemplate(L, i, data)
-	e := podRequirementsEntry{req: native.AccuratePodRequirements(tmpl)}
-	if e.req != nil && m.opts.PriorityClassName {
-		e.req.PriorityClassName = tmpl.Spec.PriorityClassName
+	req := native.AccuratePodRequirements(tmpl)
+	if req != nil && m.opts.PriorityClassName {
+		req.PriorityClassName = tmpl.Spec.PriorityClassName
 	}
 	if memo != nil {
-		memo.requirements.Add(key, e)
+		memo.requirements.Add(key, req)
 	}
-	return e.req
+	return req
 }
 
 // podDependencies is native.PodDependencies of argument i in namespace.
