@@ -51,6 +51,9 @@ type Interpreter struct {
 	// recorder and failures are set by RecordEvents.
 	recorder record.EventRecorder
 	failures *failureTracker
+	// routes keeps the layer picked per (kind, operation) while the
+	// layers' configurations stay the same.
+	routes *routeTable
 }
 
 var _ ResourceInterpreter = (*Interpreter)(nil)
@@ -58,7 +61,7 @@ var _ ResourceInterpreter = (*Interpreter)(nil)
 // New returns a facade over layers in precedence order; the last one is
 // the fallback.
 func New(layers ...layer.Layer) *Interpreter {
-	return &Interpreter{layers: layers}
+	return &Interpreter{layers: layers, routes: newRouteTable(layers)}
 }
 
 // ErrNoHook is returned by GetComponents when no customization or webhook
@@ -105,17 +108,18 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 	if obj == nil {
 		return zero, fmt.Errorf("%s: nil object", op)
 	}
-	gvk := obj.GroupVersionKind()
-	l, err := i.pick(gvk, op, fallback)
+	r, made, err := i.route(obj, op, fallback)
 	if err != nil {
-		observe(op, "none", gvk, 0, err)
+		metricsFor(op, "none", obj.GroupVersionKind()).observe(0, err)
 		return zero, err
 	}
-	answer := answerOf(l, gvk, op)
+	l, gvk := r.layer, r.gvk
 	start := time.Now()
 	out, err := fn(l)
-	observe(op, l.Name(), gvk, time.Since(start), err)
-	i.noteAnswer(answer, obj, gvk, op)
+	r.metrics.observe(time.Since(start), err)
+	if made {
+		i.noteAnswer(r.answer, obj, gvk, op)
+	}
 	if i.failures != nil {
 		if err != nil {
 			i.failures.failed(obj, err)

@@ -71,8 +71,8 @@ func metricsFor(op configv1alpha1.InterpreterOperation, layerName string, gvk sc
 	return m
 }
 
-func observe(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind, d time.Duration, err error) {
-	m := metricsFor(op, layerName, gvk)
+// observe counts one call that took d and failed with err (or not).
+func (m *callMetrics) observe(d time.Duration, err error) {
 	if err != nil {
 		m.failure.Inc()
 	} else {

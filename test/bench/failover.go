@@ -79,8 +79,7 @@ func runFailover(ctx context.Context, cfg config, dir string) error {
 		return err
 	}
 	defer env.Stop()
-	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
-	bin, err := harness.BuildControllerManager(ctx, dir)
+	bin, err := controllerManagerBinary(ctx, cfg, dir)
 	if err != nil {
 		return err
 	}

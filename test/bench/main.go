@@ -52,6 +52,7 @@ func main() {
 	flag.StringVar(&cfg.apiserverProfile, "apiserver-profile", "", "write a 30 s CPU profile of the control-plane kube-apiserver, taken 20 s after the first Deployment is created, to this file")
 	flag.BoolVar(&cfg.failover, "failover", false, "measure cluster failover instead: N two-replica Deployments on member1 and member2 (3 members with real workloads), then member1's API server stops; time to taint, evict, Ready elsewhere and end of the eviction tasks, and control-plane writes per evicted binding (add --resource-eviction-rate=... to -cm-args to raise Karmada's 0.5/s)")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
+	flag.StringVar(&cfg.cmBin, "cm-bin", "", "run this propel-controller-manager binary instead of building the working tree's (to compare two builds on one machine)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -66,6 +67,7 @@ type config struct {
 	templateStatus       bool
 	failover             bool
 	pprof                string
+	cmBin                string
 	apiserverProfile     string
 	cmArgs               string
 }
@@ -96,8 +98,7 @@ func run(cfg config) error {
 	if err := obs.start(ctx, env.ControlPlane.Config); err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
-	bin, err := harness.BuildControllerManager(ctx, dir)
+	bin, err := controllerManagerBinary(ctx, cfg, dir)
 	if err != nil {
 		return err
 	}
@@ -205,6 +206,17 @@ func peakRSS(pid int) float64 {
 		}
 	}
 	return -1
+}
+
+// controllerManagerBinary is -cm-bin, else the working tree's
+// propel-controller-manager built into dir.
+func controllerManagerBinary(ctx context.Context, cfg config, dir string) (string, error) {
+	if cfg.cmBin != "" {
+		fmt.Fprintf(os.Stderr, "bench: running %s\n", cfg.cmBin)
+		return cfg.cmBin, nil
+	}
+	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
+	return harness.BuildControllerManager(ctx, dir)
 }
 
 func startControllerManager(env *harness.Env, bin string, cfg config, extra ...string) (*localenv.Process, error) {

@@ -3,6 +3,7 @@ package customization
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -86,7 +87,13 @@ type target struct {
 // atomically.
 type config struct {
 	targets map[schema.GroupVersionKind]*target
+	// version numbers the configuration (layer.Versioned).
+	version uint64
 }
+
+// configVersions numbers the configurations of every Interpreter; 0 is
+// never used, so that it can stand for "nothing loaded".
+var configVersions atomic.Uint64
 
 func (c *config) lookup(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (*rule, []*rule) {
 	t := c.targets[gvk]
@@ -118,7 +125,7 @@ func buildConfig(list []configv1alpha1.ResourceInterpreterCustomization, compile
 	slices.SortStableFunc(sorted, func(a, b *configv1alpha1.ResourceInterpreterCustomization) int {
 		return strings.Compare(a.Name, b.Name)
 	})
-	cfg := &config{targets: map[schema.GroupVersionKind]*target{}}
+	cfg := &config{targets: map[schema.GroupVersionKind]*target{}, version: configVersions.Add(1)}
 	var problems []compileProblem
 	for _, ric := range sorted {
 		t := cfg.target(targetGVK(ric.Spec.Target))

@@ -105,6 +105,15 @@ func (i *Interpreter) current() (*config, error) {
 	return nil, layer.ErrNotReady
 }
 
+// ConfigVersion implements layer.Versioned: the published configuration's
+// number, 0 before the first load.
+func (i *Interpreter) ConfigVersion() uint64 {
+	if c := i.cfg.Load(); c != nil {
+		return c.version
+	}
+	return 0
+}
+
 // HookEnabled implements layer.Layer: true when the GVK has a non-empty
 // script for op (for InterpretDependency, at least one). A script that does
 // not compile still counts: calling the operation returns its error.

@@ -43,3 +43,14 @@ type Layer interface {
 // synced. It is retryable: callers requeue instead of falling through to a
 // lower layer, which could, for example, drop fields a webhook would retain.
 var ErrNotReady = errors.New("resource interpreter is not ready: configuration cache not synced")
+
+// Versioned is implemented by layers whose hooks come from a configuration
+// published as a whole (the webhook configurations, the Lua
+// customizations) or fixed at construction (the native interpreters).
+// ConfigVersion changes whenever HookEnabled could change its answer for
+// some (GVK, operation), so the facade may reuse the layer it picked for
+// a (GVK, operation) while every layer's version is the one it picked
+// under. A layer that does not implement it is asked on every call.
+type Versioned interface {
+	ConfigVersion() uint64
+}

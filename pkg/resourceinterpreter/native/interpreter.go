@@ -106,6 +106,9 @@ func New(opts ...Option) *Interpreter {
 // Name implements layer.Layer.
 func (i *Interpreter) Name() string { return "native" }
 
+// ConfigVersion implements layer.Versioned: the handlers are fixed by New.
+func (i *Interpreter) ConfigVersion() uint64 { return 0 }
+
 // HookEnabled reports whether a native handler exists for op and the exact
 // gvk. InterpretStatus is always enabled (whole-status fallback);
 // InterpretComponent, Prune and "*" never are. It never fails.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -31,7 +32,13 @@ type hook struct {
 type snapshot struct {
 	hooks []*hook
 	index index
+	// version numbers the snapshot (layer.Versioned).
+	version uint64
 }
+
+// snapshotVersions numbers the snapshots of every Interpreter; 0 is never
+// used, so that it can stand for "nothing loaded".
+var snapshotVersions atomic.Uint64
 
 func (s *snapshot) match(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) *hook {
 	if pos := s.index.lookup(gvk, op); pos >= 0 {
@@ -61,7 +68,7 @@ func (i *Interpreter) LoadConfig(configs []configv1alpha1.ResourceInterpreterWeb
 		}
 	}
 	i.clients = clients
-	i.current.Store(&snapshot{hooks: hooks, index: buildIndex(hooks)})
+	i.current.Store(&snapshot{hooks: hooks, index: buildIndex(hooks), version: snapshotVersions.Add(1)})
 	i.log.V(2).Info("loaded interpreter webhook configurations", "configurations", len(configs), "webhooks", len(hooks), "clients", len(clients))
 	for _, f := range i.onLoad {
 		f()

@@ -77,6 +77,15 @@ func (i *Interpreter) Name() string { return "webhook" }
 // Synced reports whether a configuration has been loaded.
 func (i *Interpreter) Synced() bool { return i.current.Load() != nil }
 
+// ConfigVersion implements layer.Versioned: the loaded snapshot's number,
+// 0 before the first load.
+func (i *Interpreter) ConfigVersion() uint64 {
+	if s := i.current.Load(); s != nil {
+		return s.version
+	}
+	return 0
+}
+
 // HookEnabled reports whether some webhook handles op for gvk.
 func (i *Interpreter) HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (bool, error) {
 	s := i.current.Load()
