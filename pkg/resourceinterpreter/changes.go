@@ -74,8 +74,10 @@ type answerKey struct {
 // noteAnswer records a, who answers op for obj's GVK (named when the
 // layer was picked, before the call), and, when that changed since the
 // previous call, counts it and records an Event on obj. The first answer
-// after start is not a change. The unchanged case (almost every call) is
-// one map read under a read lock.
+// after start is not a change. It runs when a call makes a route (see
+// route): an answer changes only with a layer's configuration, which
+// makes the kept route stale. The unchanged case is one map read under a
+// read lock.
 func (i *Interpreter) noteAnswer(a Answer, obj *unstructured.Unstructured, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) {
 	if a.Layer == "" {
 		return // the configuration changed between the pick and the naming

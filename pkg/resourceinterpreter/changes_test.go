@@ -99,9 +99,10 @@ func TestFailingCustomizationRecordsOneEventWithCount(t *testing.T) {
 	}
 }
 
-// BenchmarkNoteAnswer is the cost noteAnswer adds to every call when the
-// answering layer did not change (the common case): one HookName lookup
-// and one sync.Map read.
+// BenchmarkNoteAnswer is the cost noteAnswer adds to a call that makes a
+// route (every call when some layer is not layer.Versioned) when the
+// answering layer did not change: one HookName lookup and one map read
+// under a read lock.
 func BenchmarkNoteAnswer(b *testing.B) {
 	var l layer.Layer = namedLayer{&fakeLayer{name: "customization", hooks: replicaHook}, "my-ric"}
 	i := New(l, &fakeLayer{name: "native", hooks: replicaHook})
