@@ -62,7 +62,10 @@ type Interpreter struct {
 	source atomic.Pointer[informerSource]
 }
 
-var _ layer.Layer = (*Interpreter)(nil)
+var (
+	_ layer.Layer     = (*Interpreter)(nil)
+	_ layer.Versioned = (*Interpreter)(nil)
+)
 
 // New returns an Interpreter with no configuration: it reports
 // layer.ErrNotReady until LoadConfig or its informer loads one.

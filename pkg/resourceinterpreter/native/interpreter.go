@@ -74,7 +74,10 @@ type Interpreter struct {
 	priorityClassName bool
 }
 
-var _ layer.Layer = (*Interpreter)(nil)
+var (
+	_ layer.Layer     = (*Interpreter)(nil)
+	_ layer.Versioned = (*Interpreter)(nil)
+)
 
 // Option configures an Interpreter.
 type Option func(*Interpreter)

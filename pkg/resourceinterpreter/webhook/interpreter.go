@@ -54,7 +54,10 @@ type Interpreter struct {
 	onLoad  []func()
 }
 
-var _ layer.Layer = (*Interpreter)(nil)
+var (
+	_ layer.Layer     = (*Interpreter)(nil)
+	_ layer.Versioned = (*Interpreter)(nil)
+)
 
 // New returns an Interpreter with no configuration: HookEnabled reports
 // layer.ErrNotReady until LoadConfig or Watch loads one.
