@@ -179,3 +179,64 @@ func TestRouteFollowsRealCustomizationLoads(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutesUnderConcurrentLoads calls the facade from several goroutines
+// while configurations are published (run with -race): every answer is
+// one of the published ones, and once loading stops every call gives the
+// last one.
+func TestRoutesUnderConcurrentLoads(t *testing.T) {
+	lua := customization.New(customization.Options{})
+	lua.LoadConfig(nil)
+	i := New(lua, native.New())
+	ctx := context.Background()
+	deploy := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "default"},
+		"spec":     map[string]any{"replicas": int64(4)},
+	}}
+	load := func(replicas int) {
+		lua.LoadConfig([]configv1alpha1.ResourceInterpreterCustomization{{
+			ObjectMeta: metav1.ObjectMeta{Name: "deploy-replicas"},
+			Spec: configv1alpha1.ResourceInterpreterCustomizationSpec{
+				Target: configv1alpha1.CustomizationTarget{APIVersion: "apps/v1", Kind: "Deployment"},
+				Customizations: configv1alpha1.CustomizationRules{ReplicaResource: &configv1alpha1.ReplicaResourceRequirement{
+					LuaScript: fmt.Sprintf("function GetReplicas(obj)\n  return %d, nil\nend", replicas)}},
+			},
+		}})
+	}
+	const loads = 50
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				n, _, err := i.GetReplicas(ctx, deploy.DeepCopy())
+				if err == nil && n != 4 && (n < 100 || n >= 100+loads) {
+					err = fmt.Errorf("replicas %d was never published", n)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for k := range loads {
+		load(100 + k)
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _, err := i.GetReplicas(ctx, deploy.DeepCopy()); err != nil || n != 100+loads-1 {
+		t.Fatalf("GetReplicas = %d, %v after the last load; want %d", n, err, 100+loads-1)
+	}
+}
