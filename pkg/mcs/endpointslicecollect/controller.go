@@ -9,7 +9,6 @@ package endpointslicecollect
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -77,8 +76,13 @@ func isMarker(w *workv1alpha1.Work) bool {
 	return w.Labels[names.MultiClusterServicePermanentIDLabel] != "" && collectedwork.Holds(w, networkingv1alpha1.GroupVersion.Group, "MultiClusterService")
 }
 
-// reconcileMarker watches the provider's slices and collects those of the
-// MCS's Service.
+// reconcileMarker watches the provider's slices and hands those of the
+// MCS's Service to the member-objects controller. It does not report them
+// itself: the two controllers run side by side, and a report from a slice
+// listed here could land after one of a newer version of that slice made
+// by the other, leaving the collected Work behind with no event to mend
+// it. Through one queue a slice's reports are serial, and each reads the
+// slice when it runs.
 func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	work := &workv1alpha1.Work{}
 	if err := r.client.Get(ctx, req.NamespacedName, work); err != nil {
@@ -103,13 +107,16 @@ func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	var errs []error
 	for _, s := range slices {
-		if !collectedwork.IsKarmadaManaged(s) {
-			errs = append(errs, collectedwork.Report(ctx, r.client, r.reader, cluster.Name, service, s, collectedwork.MultiClusterService))
+		if collectedwork.IsKarmadaManaged(s) {
+			continue
+		}
+		key := memberwatch.Key{Cluster: cluster.Name, Kind: memberwatch.KindEndpointSlice, Namespace: s.GetNamespace(), Name: s.GetName()}
+		if !r.watcher.Enqueue(key) {
+			return reconcile.Result{RequeueAfter: time.Second}, nil // the member-objects controller has not started
 		}
 	}
-	return reconcile.Result{}, boundedtext.Error(errors.Join(errs...))
+	return reconcile.Result{}, nil
 }
 
 // reconcileKey reports a slice of a collected Service, or withdraws the

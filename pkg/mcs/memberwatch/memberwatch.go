@@ -73,12 +73,17 @@ func (w *Watcher) Source() source.TypedSource[Key] {
 	})
 }
 
-// Enqueue adds key to the controller's queue (dropped before the
-// controller starts: the Works it starts from cover those events).
-func (w *Watcher) Enqueue(key Key) {
-	if q := w.queue.Load(); q != nil {
-		(*q).Add(key)
+// Enqueue adds key to the controller's queue and reports whether it could:
+// before the controller starts there is no queue, and the key is dropped
+// (member events then need no queue: the Works the controller starts
+// from cover them; other callers retry).
+func (w *Watcher) Enqueue(key Key) bool {
+	q := w.queue.Load()
+	if q == nil {
+		return false
 	}
+	(*q).Add(key)
+	return true
 }
 
 func (w *Watcher) handler(cluster string, gvr schema.GroupVersionResource) cache.ResourceEventHandler {
@@ -91,7 +96,7 @@ func (w *Watcher) handler(cluster string, gvr schema.GroupVersionResource) cache
 		if !ok {
 			return
 		}
-		w.Enqueue(Key{Cluster: cluster, Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName()})
+		_ = w.Enqueue(Key{Cluster: cluster, Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName()})
 	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { enqueue(obj) },
