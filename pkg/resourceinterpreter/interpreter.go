@@ -110,7 +110,7 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 	}
 	r, made, err := i.route(obj, op, fallback)
 	if err != nil {
-		metricsFor(op, "none", obj.GroupVersionKind()).observe(0, err)
+		observeUnanswered(op, obj.GroupVersionKind())
 		return zero, err
 	}
 	l, gvk := r.layer, r.gvk

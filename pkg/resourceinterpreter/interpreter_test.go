@@ -150,6 +150,16 @@ func TestMetricsNameLayerAndResult(t *testing.T) {
 	if after != before+1 {
 		t.Fatalf("calls_total went from %v to %v, want +1", before, after)
 	}
+
+	// A call no layer can be picked for counts under layer "none".
+	unanswered := callsTotal.WithLabelValues("InterpretReplica", "none", "workload.example.io/v1alpha1/Workload", "error")
+	before = testutil.ToFloat64(unanswered)
+	if _, _, err := New(&fakeLayer{name: "webhook", notReady: true}, &fakeLayer{name: "native"}).GetReplicas(context.Background(), workload()); err == nil {
+		t.Fatal("no error from a layer that is not ready")
+	}
+	if after := testutil.ToFloat64(unanswered); after != before+1 {
+		t.Fatalf("calls_total for layer none went from %v to %v, want +1", before, after)
+	}
 }
 
 func TestPrecedence(t *testing.T) {

@@ -1,7 +1,6 @@
 package resourceinterpreter
 
 import (
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,44 +30,26 @@ func init() {
 
 // callMetrics are the children of the vectors for one (operation, layer,
 // GVK). Resolving them from label values hashes every label and renders
-// the GVK, which cost more than a native operation, so they are resolved
-// once per key and kept: keys are bounded by the kinds in use.
+// the GVK, which costs more than a native operation, so each route (see
+// route) resolves them once and keeps them.
 type callMetrics struct {
 	success, failure prometheus.Counter
 	duration         prometheus.Observer
 }
 
-type metricsKey struct {
-	op    configv1alpha1.InterpreterOperation
-	layer string
-	gvk   schema.GroupVersionKind
+func metricsFor(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind) *callMetrics {
+	g := gvkString(gvk)
+	return &callMetrics{
+		success:  callsTotal.WithLabelValues(string(op), layerName, g, "success"),
+		failure:  callsTotal.WithLabelValues(string(op), layerName, g, "error"),
+		duration: callDuration.WithLabelValues(string(op), layerName, g),
+	}
 }
 
-var (
-	metricsMu    sync.RWMutex
-	metricsCache = map[metricsKey]*callMetrics{}
-)
-
-func metricsFor(op configv1alpha1.InterpreterOperation, layerName string, gvk schema.GroupVersionKind) *callMetrics {
-	key := metricsKey{op: op, layer: layerName, gvk: gvk}
-	metricsMu.RLock()
-	m := metricsCache[key]
-	metricsMu.RUnlock()
-	if m != nil {
-		return m
-	}
-	g := gvkString(gvk)
-	m = &callMetrics{
-		success: callsTotal.WithLabelValues(string(op), layerName, g, "success"),
-		failure: callsTotal.WithLabelValues(string(op), layerName, g, "error"),
-	}
-	if layerName != "none" {
-		m.duration = callDuration.WithLabelValues(string(op), layerName, g)
-	}
-	metricsMu.Lock()
-	metricsCache[key] = m
-	metricsMu.Unlock()
-	return m
+// observeUnanswered counts a call no layer could be picked for (layer
+// "none"; not timed).
+func observeUnanswered(op configv1alpha1.InterpreterOperation, gvk schema.GroupVersionKind) {
+	callsTotal.WithLabelValues(string(op), "none", gvkString(gvk), "error").Inc()
 }
 
 // observe counts one call that took d and failed with err (or not).
@@ -78,7 +59,5 @@ func (m *callMetrics) observe(d time.Duration, err error) {
 	} else {
 		m.success.Inc()
 	}
-	if m.duration != nil {
-		m.duration.Observe(d.Seconds())
-	}
+	m.duration.Observe(d.Seconds())
 }
