@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -93,7 +94,7 @@ func memberAPIServer(ctx context.Context, dir, member, action string) error {
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || strings.Contains(err.Error(), "connection refused") {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
 			return fmt.Errorf("%s %s's API server: no local-up control socket at %s (restart `make up` with this version): %w", action, member, path, err)
 		}
 		return fmt.Errorf("%s %s's API server: %w", action, member, err)
