@@ -1,0 +1,108 @@
+package vm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	glua "github.com/yuin/gopher-lua"
+)
+
+// baseNames lists every global a state offers scripts: base functions,
+// libraries, _G, _VERSION and the functions Karmada disables.
+func baseNames(t *testing.T, vm *testVM) []string {
+	t.Helper()
+	st, err := vm.pool.get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.pool.put(st)
+	var names []string
+	st.iso.globals.ForEach(func(k, _ glua.LValue) {
+		if s, ok := k.(glua.LString); ok {
+			names = append(names, string(s))
+		}
+	})
+	sort.Strings(names)
+	for _, want := range []string{"error", "type", "pairs", "next", "tostring", "string", "table", "math", "_G"} {
+		if sort.SearchStrings(names, want) == len(names) || names[sort.SearchStrings(names, want)] != want {
+			t.Fatalf("the globals %v lack %q", names, want)
+		}
+	}
+	return names
+}
+
+// A global a script assigns shadows the base function or library of that
+// name for the rest of the call, also once it is set to nil: as in
+// Karmada, where a script's globals live in the state's one global table,
+// reading it then gives nil, not the library's value.
+func TestAssignedGlobalShadowsBaseName(t *testing.T) {
+	vm := newVM(t, Options{PoolSize: 1})
+	for _, name := range baseNames(t, vm) {
+		t.Run(name, func(t *testing.T) {
+			src := fmt.Sprintf(`local results = {}
+function ReflectStatus(obj)
+  %[1]s = ''
+  local set = %[1]s
+  %[1]s = obj.missing
+  local cleared = %[1]s
+  return {set = set, cleared = cleared == nil}
+end`, name)
+			raw, err := reflectStatus(vm, ctx, NewScript(ric, src), obj(t, `{"kind":"X"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := string(raw.Raw), `{"cleared":true,"set":""}`; got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+	// The next call on the same state sees the libraries again.
+	got := mustEval(t, vm, `return {t = type(1), e = pcall(error, "x"), n = next({1}), s = string.upper("a")}`)
+	if got != `{"e":false,"n":1,"s":"A","t":"number"}` {
+		t.Errorf("a later call sees %s", got)
+	}
+}
+
+// The assignment may sit in a nested function, run before the global is
+// read, or go through _G; reads before the first assignment see the base
+// value.
+func TestShadowingGlobalsWithinACall(t *testing.T) {
+	vm := newVM(t, Options{})
+	for _, c := range []struct{ name, body, want string }{
+		{"before assignment", `local before = type(1)
+  type = nil
+  return {before = before, after = type == nil}`, `{"after":true,"before":"number"}`},
+		{"nested function", `local function clear() error = nil end
+  error = 'x'
+  clear()
+  return {cleared = error == nil}`, `{"cleared":true}`},
+		{"through _G", `_G.tostring = nil
+  local viaName = tostring == nil
+  _G["pairs"] = 1
+  _G.pairs = nil
+  return {viaName = viaName, pairs = pairs == nil}`, `{"pairs":true,"viaName":true}`},
+		{"local of the same name", `local error = nil
+  return {base = type(_G.error), local_ = error == nil}`, `{"base":"function","local_":true}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := mustEval(t, vm, c.body); got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// Karmada's FlinkDeployment aggregation assigns a global named error and
+// then the member's status.error, which is often absent.
+func TestGlobalNamedErrorSetToNil(t *testing.T) {
+	vm := newVM(t, Options{})
+	got := mustEval(t, vm, `error = ''
+  local s = {}
+  error = s.error
+  return {status = {error = error, phase = "RUNNING"}}`)
+	if !strings.Contains(got, `"status":{"phase":"RUNNING"}`) {
+		t.Errorf("got %s", got)
+	}
+}
