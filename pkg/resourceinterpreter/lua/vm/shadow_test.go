@@ -106,3 +106,29 @@ func TestGlobalNamedErrorSetToNil(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// The copy of the globals a shadowing script gets, next to the shared
+// environment of any other script:
+//
+//	go test -run '^$' -bench CallEnvironment -benchmem ./pkg/resourceinterpreter/lua/vm/
+func BenchmarkCallEnvironment(b *testing.B) {
+	vm := newVM(b, Options{PoolSize: 1})
+	o := obj(b, `{"kind":"X"}`)
+	for _, c := range []struct{ name, global string }{
+		{"shared", "phase"},
+		{"shadowing", "error"},
+	} {
+		s := NewScript(ric, fmt.Sprintf(`function InterpretHealth(obj)
+  %s = obj.missing
+  return true
+end`, c.global))
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := interpretHealth(vm, ctx, s, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
