@@ -132,3 +132,53 @@ end`, c.global))
 		})
 	}
 }
+
+// The bytecode scan of any script that compiles names only globals the
+// script's text mentions, and never fails.
+func FuzzAssignedGlobals(f *testing.F) {
+	for _, s := range []string{
+		`error = ''`, `local function f() type = nil end`, `_G.x = 1`, `x, y = 1, 2`,
+		`function ReflectStatus(o) local error = 1; return {e = error} end`,
+		`t = {}; t.error = 1; string = nil`, `for i = 1, 3 do pairs = i end`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, source string) {
+		prog, err := compile("fuzz", source)
+		if err != nil {
+			return
+		}
+		for _, name := range prog.globals {
+			if !strings.Contains(source, name) {
+				t.Errorf("global %q is not in the script %q", name, source)
+			}
+		}
+	})
+}
+
+func TestAssignedGlobals(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		want   string
+	}{
+		{`local error = 1; local t = {}; t.type = 2; print(pairs)`, ``},
+		{`error = 1; function f() local x; type = x end`, `error,f,type`},
+		{`local n = #_G`, `_G`},
+		{`next, tostring = nil, nil`, `tostring,next`},
+	} {
+		prog, err := compile("x", c.source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := append([]string(nil), prog.globals...)
+		if got := strings.Join(names, ","); got != c.want && !sameSet(names, strings.Split(c.want, ",")) {
+			t.Errorf("%s: got %q, want %q", c.source, got, c.want)
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	sort.Strings(a)
+	sort.Strings(b)
+	return strings.Join(a, ",") == strings.Join(b, ",")
+}
