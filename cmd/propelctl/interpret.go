@@ -306,7 +306,9 @@ func loadObject(file string) (*unstructured.Unstructured, error) {
 	return objs[0], nil
 }
 
-// loadStatusItems accepts a YAML or JSON list, or a stream of items.
+// loadStatusItems accepts a YAML or JSON list, or a stream of items. As
+// with Karmada's command, a given file without items is an empty list, not
+// nil: scripts tell the two apart (statusItems == nil).
 func loadStatusItems(file string, stdin io.Reader) ([]workv1alpha2.AggregatedStatusItem, error) {
 	if file == "" {
 		return nil, nil
@@ -321,7 +323,7 @@ func loadStatusItems(file string, stdin io.Reader) ([]workv1alpha2.AggregatedSta
 	if err != nil {
 		return nil, err
 	}
-	var items []workv1alpha2.AggregatedStatusItem
+	items := []workv1alpha2.AggregatedStatusItem{}
 	err = decodeAll(data, func(raw []byte) error {
 		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 			var list []workv1alpha2.AggregatedStatusItem

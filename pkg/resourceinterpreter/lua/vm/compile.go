@@ -63,13 +63,21 @@ func Compile(name, source string) error {
 	return err
 }
 
-func compile(name, source string) (proto *glua.FunctionProto, err error) {
+// program is a compiled script.
+type program struct {
+	proto *glua.FunctionProto
+	// globals are the global names the script assigns, and _G when it
+	// reads it (see shadow.go).
+	globals []string
+}
+
+func compile(name, source string) (prog *program, err error) {
 	if err := precheck(name, source); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			proto, err = nil, &CompileError{Name: name, Line: 1, Message: fmt.Sprint(r)}
+			prog, err = nil, &CompileError{Name: name, Line: 1, Message: fmt.Sprint(r)}
 		}
 	}()
 	chunk, err := parse.Parse(strings.NewReader(source), name)
@@ -79,7 +87,7 @@ func compile(name, source string) (proto *glua.FunctionProto, err error) {
 	if chunk == nil && strings.TrimSpace(source) != "" {
 		return nil, &CompileError{Name: name, Line: 1, Message: "script does not parse"}
 	}
-	proto, err = glua.Compile(chunk, name)
+	proto, err := glua.Compile(chunk, name)
 	if err != nil {
 		var ce *glua.CompileError
 		if errors.As(err, &ce) {
@@ -92,7 +100,7 @@ func compile(name, source string) (proto *glua.FunctionProto, err error) {
 	// no local of that name (gopher-lua only names it in nested functions),
 	// so the table is unreachable: do not build it.
 	proto.IsVarArg &^= glua.VarArgNeedsArg
-	return proto, nil
+	return &program{proto: proto, globals: assignedGlobals(proto)}, nil
 }
 
 func parseError(name, source string, err error) error {
@@ -110,13 +118,13 @@ func parseError(name, source string, err error) error {
 	return &CompileError{Name: name, Line: pe.Pos.Line, Message: msg}
 }
 
-// compiled is a cache entry: a prototype or the error compiling it gave.
+// compiled is a cache entry: a program or the error compiling it gave.
 type compiled struct {
-	proto *glua.FunctionProto
-	err   error
+	prog *program
+	err  error
 }
 
-// protoCache maps script keys to compiled prototypes. Prototypes are
+// protoCache maps script keys to compiled programs. Programs are
 // immutable once compiled, so states share them.
 type protoCache struct {
 	lru *lru.Cache[[sha256.Size]byte, compiled]
@@ -132,12 +140,12 @@ func newProtoCache(size int) *protoCache {
 	return &protoCache{lru: c}
 }
 
-func (c *protoCache) get(s Script) (*glua.FunctionProto, error) {
+func (c *protoCache) get(s Script) (*program, error) {
 	key := s.cacheKey()
 	if e, ok := c.lru.Get(key); ok {
-		return e.proto, e.err
+		return e.prog, e.err
 	}
-	proto, err := compile(s.Name, s.Source)
-	c.lru.Add(key, compiled{proto: proto, err: err})
-	return proto, err
+	prog, err := compile(s.Name, s.Source)
+	c.lru.Add(key, compiled{prog: prog, err: err})
+	return prog, err
 }

@@ -20,7 +20,7 @@
 // describes each call (arguments, results) with a Call.
 //
 // File map: vm.go (VM, Run, errors), compile.go (scripts, compiling,
-// cache), precheck.go, sandbox.go, isolation.go, stdlib.go, stringlib.go,
-// print.go (the sandbox), budget.go, guard.go, footprint.go, pool.go,
-// options.go (limits and pooling).
+// cache), precheck.go, sandbox.go, isolation.go, shadow.go, stdlib.go,
+// stringlib.go, print.go (the sandbox), budget.go, guard.go, footprint.go,
+// pool.go, options.go (limits and pooling).
 package vm

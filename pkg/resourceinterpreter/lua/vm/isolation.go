@@ -10,7 +10,8 @@ import (
 //     globals, and _G, which names it), whose __index is the state's
 //     global table: reads fall through to the base functions and
 //     libraries, writes stay in the call's environment and are dropped
-//     with it;
+//     with it; a script that assigns a global named like a base function
+//     or library gets a copy of the globals instead (shadow.go);
 //   - the libraries (string, table, math, os, package and what it holds,
 //     kube) are read-only proxies: empty tables whose __index is the
 //     library and whose __newindex raises, so that no call can replace
@@ -30,6 +31,10 @@ var frozenLibraries = []string{
 type isolation struct {
 	globals *glua.LTable
 	envMeta *glua.LTable
+	// names and values are the globals' members, copied into the
+	// environment of a script that shadows one of them.
+	names  []string
+	values []glua.LValue
 }
 
 // isolate freezes the libraries of L (and the modules package.loaded
@@ -70,7 +75,14 @@ func isolate(L *glua.LState) *isolation {
 	}
 	envMeta := L.CreateTable(0, 1)
 	envMeta.RawSetString("__index", globals)
-	return &isolation{globals: globals, envMeta: envMeta}
+	iso := &isolation{globals: globals, envMeta: envMeta}
+	globals.ForEach(func(k, v glua.LValue) {
+		if name, ok := k.(glua.LString); ok && name != "_G" {
+			iso.names = append(iso.names, string(name))
+			iso.values = append(iso.values, v)
+		}
+	})
+	return iso
 }
 
 // readOnly returns a proxy of t that raises on assignment.
@@ -90,8 +102,12 @@ func readOnly(L *glua.LState, name string, t *glua.LTable) *glua.LTable {
 	return p
 }
 
-// environment returns a fresh environment for one call.
-func (iso *isolation) environment(L *glua.LState) *glua.LTable {
+// environment returns a fresh environment for one call of a script that
+// assigns the global names assigned (and reads _G if it is listed).
+func (iso *isolation) environment(L *glua.LState, assigned []string) *glua.LTable {
+	if iso.shadows(assigned) {
+		return iso.copiedEnvironment(L)
+	}
 	env := L.CreateTable(0, 4)
 	env.Metatable = iso.envMeta
 	env.RawSetString("_G", env)

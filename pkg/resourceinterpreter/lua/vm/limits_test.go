@@ -237,7 +237,7 @@ func TestCompiledScriptCache(t *testing.T) {
 		t.Errorf("cache holds %d entries, want 1", n)
 	}
 	e, ok := vm.cache.lru.Peek(s.cacheKey())
-	if !ok || e.proto == nil {
+	if !ok || e.prog == nil || e.prog.proto == nil {
 		t.Fatal("script not cached")
 	}
 	// The same text under another customization name is another entry:

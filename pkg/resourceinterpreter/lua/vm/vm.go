@@ -138,12 +138,13 @@ func (vm *VM[S]) Run(ctx context.Context, c *Call[S]) (err error) {
 func (vm *VM[S]) execute(st *state[S], c *Call[S]) error {
 	L := st.L
 	L.SetTop(0)
-	fn, err := vm.load(L, c.Script)
+	prog, err := vm.load(c.Script)
 	if err != nil {
 		return scriptError(c.Script.Name, c.Op, err)
 	}
+	fn := L.NewFunctionFromProto(prog.proto)
 	// The chunk runs in an environment of its own (see isolation.go).
-	env := st.iso.environment(L)
+	env := st.iso.environment(L, prog.globals)
 	fn.Env = env
 	L.Push(fn)
 	if err := L.PCall(0, 0, nil); err != nil {
@@ -176,21 +177,13 @@ func (vm *VM[S]) execute(st *state[S], c *Call[S]) error {
 	return nil
 }
 
-// load returns the script's chunk as a function: from the compiled cache,
-// or compiled now when the cache is off (Karmada's behaviour).
-func (vm *VM[S]) load(L *glua.LState, s Script) (*glua.LFunction, error) {
+// load returns the compiled script: from the compiled cache, or compiled
+// now when the cache is off (Karmada's behaviour).
+func (vm *VM[S]) load(s Script) (*program, error) {
 	if vm.cache == nil {
-		proto, err := compile(s.Name, s.Source)
-		if err != nil {
-			return nil, err
-		}
-		return L.NewFunctionFromProto(proto), nil
+		return compile(s.Name, s.Source)
 	}
-	proto, err := vm.cache.get(s)
-	if err != nil {
-		return nil, err
-	}
-	return L.NewFunctionFromProto(proto), nil
+	return vm.cache.get(s)
 }
 
 // luaError turns a Lua error into a ScriptError; a limit that stopped the
