@@ -33,9 +33,10 @@ func TestAllDecodes(t *testing.T) {
 	}
 }
 
-// TestGeneratedFilesUpToDate regenerates deepcopy code and CRDs on a copy of
-// the API packages and fails when the committed files differ: run
-// `make generate` after changing pkg/apis.
+// TestGeneratedFilesUpToDate regenerates deepcopy code, CRDs and the
+// control-plane RBAC on a copy of the module and fails when the committed
+// files differ: run `make generate` after changing pkg/apis or an
+// +kubebuilder:rbac marker.
 func TestGeneratedFilesUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("regenerating needs controller-gen from the module proxy; skipped with -short")
@@ -43,14 +44,23 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 	tmp := t.TempDir()
-	for _, p := range []string{"go.mod", "go.sum", "hack", "pkg/apis", "config/crds"} {
+	// The RBAC markers live beside the calls in every package, so the whole
+	// module is copied (the role is generated from ./pkg/... and ./cmd/...).
+	for _, p := range []string{"go.mod", "go.sum", "hack", "pkg", "cmd", "config", "test"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(tmp, p))
+	}
+	// The role is removed first, so that only a fresh one can match.
+	if err := os.Remove(filepath.Join(tmp, "config", "deploy", "karmada-apiserver", "role.yaml")); err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(filepath.Join(tmp, "hack", "generate.sh"), tmp)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("generate: %v\n%s", err, out)
 	}
-	for _, dir := range []string{"pkg/apis", "config/crds"} {
+	if _, err := os.Stat(filepath.Join(tmp, "config", "deploy", "karmada-apiserver", "role.yaml")); err != nil {
+		t.Errorf("generate did not write the role: %v", err)
+	}
+	for _, dir := range []string{"pkg/apis", "config/crds", "config/deploy/karmada-apiserver"} {
 		_ = filepath.WalkDir(filepath.Join(tmp, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !(strings.HasPrefix(d.Name(), "zz_generated") || strings.HasSuffix(d.Name(), ".yaml")) {
 				return err

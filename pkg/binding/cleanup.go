@@ -16,6 +16,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: orphaned Works are listed (also uncached) and deleted; the binding
+// gets its finalizer removed (patch).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;delete
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;patch
+
 // cachedWorks lists the binding's Works from the cache index on its
 // permanent id, in every namespace. The Works are shared with the cache.
 func (r *reconciler) cachedWorks(ctx context.Context, b *binding) ([]*workv1alpha1.Work, error) {

@@ -21,6 +21,9 @@ import (
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
+// RBAC: the target Clusters are read to render each Work.
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 // workJob is one target's Work through rendering and writing.
 type workJob struct {
 	target  workv1alpha2.TargetCluster

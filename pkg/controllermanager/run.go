@@ -16,6 +16,16 @@ import (
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
+// RBAC of the manager itself: Events of every controller (namespaced
+// objects' Events in their namespace, cluster-scoped ones' in default),
+// the leader-election Lease in karmada-system (the default of
+// --leader-elect-resource-namespace), and the secure metrics endpoint's
+// authentication and authorization of scrapers.
+// +kubebuilder:rbac:groups=core;events.k8s.io,resources=events,verbs=create;patch;update
+// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=karmada-system,resources=leases,verbs=get;create;update
+// +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
+// +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create
+
 // Run starts the controller manager and blocks until ctx ends.
 func Run(ctx context.Context, o *Options) error {
 	limit, source, err := applySoftMemoryLimit(o.SoftMemoryLimit)

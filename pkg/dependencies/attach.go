@@ -24,6 +24,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: dependencies get attached ResourceBindings, created and updated
+// (a released dependency's binding loses its referrer by an update).
+// Dependencies of any kind are watched through the detector's read rule.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch;create;update
+
 // distribute makes the attached bindings match the workload's dependencies.
 func (d *Distributor) distribute(ctx context.Context, rb *workv1alpha2.ResourceBinding) error {
 	refs, ok, err := d.dependenciesOf(ctx, rb)

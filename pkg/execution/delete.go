@@ -22,6 +22,10 @@ import (
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
+// RBAC: the execution controller removes its finalizer from Works (patch);
+// member objects are written with the member's own credentials.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;patch
+
 // finalize cleans up the member objects of a deleted Work and then
 // releases it by removing the execution finalizer. Any failure keeps the
 // finalizer: the Work stays until its objects are really gone.

@@ -12,6 +12,9 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: the field indexes start informers on Works and bindings.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works;resourcebindings;clusterresourcebindings,verbs=get;list;watch
+
 // Index names. Values are label values or object names, so a List with
 // client.MatchingFields{name: value} finds the objects.
 const (

@@ -26,6 +26,10 @@ type Options struct {
 	// collector, namespace, ...): it deletes a binding when its template
 	// goes. No workload controllers: templates must not get pods.
 	ControlPlaneControllers bool
+	// ControllerManager, when set, is the identity Propel runs as
+	// (Environment.ControllerManager): its objects are applied once the
+	// CRDs are installed.
+	ControllerManager *IdentityOptions
 }
 
 // Environment is a running control plane and its members.
@@ -37,7 +41,10 @@ type Environment struct {
 	ControlPlane *APIServer
 	// ControlPlaneControllerManager runs with ControlPlaneControllers.
 	ControlPlaneControllerManager *Process
-	Members                       []*Member
+	// ControllerManager is Propel's identity with Options.ControllerManager
+	// (nil without).
+	ControllerManager *Identity
+	Members           []*Member
 }
 
 // Start brings up etcd, the control plane (with CRDs) and the members. On
@@ -68,6 +75,14 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	}
 	if err = InstallCRDs(ctx, env.ControlPlane.Config, opts.CRDs); err != nil {
 		return env, err
+	}
+	if id := opts.ControllerManager; id != nil {
+		if err = ApplyObjects(ctx, env.ControlPlane.Config, id.Objects); err != nil {
+			return env, fmt.Errorf("controller manager identity: %w", err)
+		}
+		if env.ControllerManager, err = env.ControlPlane.NewIdentity(env.PKI, opts.Dir, "propel-controller-manager", id.User); err != nil {
+			return env, err
+		}
 	}
 	if opts.ControlPlaneControllers {
 		if env.ControlPlaneControllerManager, err = startControlPlaneControllers(env.ControlPlane, env.PKI); err != nil {

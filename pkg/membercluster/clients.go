@@ -25,6 +25,12 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
+// RBAC: a member's clients are built from its Cluster and the Secret its
+// secretRef names (read through the manager's cache, so listed and watched
+// in every namespace: a secretRef may name any namespace, as in Karmada).
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch
+
 // Options bound member API usage (Karmada's --cluster-api-qps/-burst).
 type Options struct {
 	QPS   float32

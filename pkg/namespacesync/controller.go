@@ -20,6 +20,13 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: namespaces are propagated to every Cluster through Works, with the
+// ClusterOverridePolicies that apply to them.
+// +kubebuilder:rbac:groups=core,resources=namespaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=clusteroverridepolicies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update
+
 // OverrideApplier applies ClusterOverridePolicies to a manifest for one
 // cluster (Karmada's override manager, COPs only).
 type OverrideApplier interface {

@@ -22,6 +22,12 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: WorkloadRebalancers: status written, deleted after their TTL; the
+// bindings they name get rescheduleTriggeredAt (patch).
+// +kubebuilder:rbac:groups=apps.karmada.io,resources=workloadrebalancers,verbs=get;list;watch;delete
+// +kubebuilder:rbac:groups=apps.karmada.io,resources=workloadrebalancers/status,verbs=patch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;patch
+
 // Reconciler is the workload-rebalancer controller.
 type Reconciler struct {
 	client client.Client

@@ -22,6 +22,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: Remedies are read; their actions go into Cluster status (patch).
+// +kubebuilder:rbac:groups=remedy.karmada.io,resources=remedies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters/status,verbs=patch
+
 // Reconciler is the remedy controller; its requests are Clusters.
 type Reconciler struct {
 	client client.Client

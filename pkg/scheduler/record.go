@@ -20,6 +20,11 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler/framework"
 )
 
+// RBAC: the scheduler writes bindings' spec.clusters (patch) and their
+// scheduling conditions (status).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings/status;clusterresourcebindings/status,verbs=update;patch
+
 // record writes an outcome: the spec (result and applied placement) on
 // success or FitError, then the status; each only when it changes. It
 // emits events when something was written and returns the retry policy.

@@ -22,6 +22,10 @@ import (
 	"github.com/propel-mc/propel/pkg/writememo"
 )
 
+// RBAC: the scheduler watches bindings and Clusters.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 // Queue timing (Karmada's scheduling queue): failed attempts back off
 // from 1 s up to 10 s; unschedulable bindings are retried after 5 min
 // unless a cluster change requeues them earlier.

@@ -18,6 +18,12 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
+// RBAC of propel-scheduler (the same role as the controller manager's, of
+// which it needs a part): Events, and its leader-election Lease
+// karmada-scheduler in karmada-system.
+// +kubebuilder:rbac:groups=core;events.k8s.io,resources=events,verbs=create;patch;update
+// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=karmada-system,resources=leases,verbs=get;create;update
+
 // Run starts propel-scheduler and blocks until ctx ends.
 func Run(ctx context.Context, o *Options) error {
 	o.warnInactive(ctrl.Log.WithName("scheduler"))

@@ -29,6 +29,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: Work controllers watch Works and their target Clusters.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 // Get returns the Cluster whose execution namespace is namespace.
 func Get(ctx context.Context, reader client.Reader, namespace string) (*clusterv1alpha1.Cluster, error) {
 	name, err := names.ClusterOfExecutionSpace(namespace)

@@ -31,6 +31,9 @@ import (
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
+// RBAC: Works are created and updated (read fresh on conflict).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update
+
 // Desired is the Work one target cluster should have.
 type Desired struct {
 	// Cluster is the member cluster; Namespace (its execution namespace)

@@ -34,10 +34,11 @@ func BuildControllerManager(ctx context.Context, dir string) (string, error) {
 }
 
 // StartControllerManager runs the binary bin against the control plane
-// with args, logging to <LogDir>/<name>.log. Stop it with Stop (SIGTERM)
-// or Kill (SIGKILL); it dies with the test process in any case.
+// with args, as Propel's ServiceAccount (ControllerManagerKubeconfig),
+// logging to <LogDir>/<name>.log. Stop it with Stop (SIGTERM) or Kill
+// (SIGKILL); it dies with the test process in any case.
 func (e *Env) StartControllerManager(bin, name string, args ...string) (*localenv.Process, error) {
-	args = append([]string{"--kubeconfig=" + e.ControlPlane.Kubeconfig}, args...)
+	args = append([]string{"--kubeconfig=" + e.ControllerManagerKubeconfig()}, args...)
 	return localenv.StartProcess(name, bin, args, e.LogDir)
 }
 

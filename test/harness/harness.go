@@ -27,6 +27,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/config/crds"
+	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
 	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/join"
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -88,8 +89,15 @@ func Start(ctx context.Context, dir string, opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	rbac, err := karmadaapiserver.Objects()
+	if err != nil {
+		return nil, err
+	}
 	le, err := localenv.Start(ctx, localenv.Options{
 		Dir: dir, CRDs: all, Members: members, ControlPlaneControllers: !opts.NoControlPlaneControllers,
+		// Propel's identity: the shipped ServiceAccount, bound to the
+		// generated role (Env.ControllerManager).
+		ControllerManager: &localenv.IdentityOptions{User: karmadaapiserver.UserName, Objects: rbac},
 	})
 	if err != nil {
 		return nil, err

@@ -140,12 +140,12 @@ func TestKarmadaStockArguments(t *testing.T) {
 	cmIP, schedIP := podIPs()
 	pki := t.TempDir()
 
-	cm, err := localenv.StartProcess("stock-controller-manager", cmBin, localize(stockControllerManagerArgs, env.ControlPlane.Kubeconfig, pki, cmIP), env.LogDir)
+	cm, err := localenv.StartProcess("stock-controller-manager", cmBin, localize(stockControllerManagerArgs, env.ControllerManagerKubeconfig(), pki, cmIP), env.LogDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cm.Stop)
-	sched, err := localenv.StartProcess("stock-scheduler", schedBin, localize(stockSchedulerArgs, env.ControlPlane.Kubeconfig, pki, schedIP), env.LogDir)
+	sched, err := localenv.StartProcess("stock-scheduler", schedBin, localize(stockSchedulerArgs, env.ControllerManagerKubeconfig(), pki, schedIP), env.LogDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: CronFederatedHPAs and their executionHistories.
+// +kubebuilder:rbac:groups=autoscaling.karmada.io,resources=cronfederatedhpas,verbs=get;list;watch
+// +kubebuilder:rbac:groups=autoscaling.karmada.io,resources=cronfederatedhpas/status,verbs=update
+
 // Event reasons (Karmada's).
 const (
 	EventReasonStartRuleFailed              = "StartRuleFailed"

@@ -13,6 +13,12 @@ import (
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 )
 
+// RBAC: a rule scales a FederatedHPA (update) or the target's scale
+// subresource.
+// +kubebuilder:rbac:groups=autoscaling.karmada.io,resources=federatedhpas,verbs=get;list;watch;update
+// +kubebuilder:rbac:groups=core,resources=replicationcontrollers/scale,verbs=get;update
+// +kubebuilder:rbac:groups=apps;batch;autoscaling;policy;networking.k8s.io;discovery.k8s.io;storage.k8s.io;scheduling.k8s.io;node.k8s.io;apps.kruise.io;argoproj.io;batch.volcano.sh;flink.apache.org;helm.toolkit.fluxcd.io;kustomize.toolkit.fluxcd.io;source.toolkit.fluxcd.io;kubeflow.org;kyverno.io;ray.io;sparkoperator.k8s.io,resources=*/scale,verbs=get;update
+
 // scale applies rule to the target: the bounds of a FederatedHPA, or the
 // replicas of a resource template through its scale subresource. The
 // target is read live at every fire.

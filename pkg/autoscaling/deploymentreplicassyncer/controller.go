@@ -27,6 +27,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: Deployments' replicas written back from their bindings.
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;update
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch
+
 // notReadyRetry is how soon a Deployment whose members have not all
 // reported is looked at again (Karmada's 1 s).
 const notReadyRetry = time.Second

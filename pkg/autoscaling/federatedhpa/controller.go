@@ -47,6 +47,16 @@ import (
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
+// RBAC: FederatedHPAs and their status; the target template's scale
+// subresource (the template itself is read through the detector's rule);
+// the target's binding and clusters are read.
+// +kubebuilder:rbac:groups=autoscaling.karmada.io,resources=federatedhpas,verbs=get;list;watch
+// +kubebuilder:rbac:groups=autoscaling.karmada.io,resources=federatedhpas/status,verbs=update
+// +kubebuilder:rbac:groups=core,resources=replicationcontrollers/scale,verbs=get;update
+// +kubebuilder:rbac:groups=apps;batch;autoscaling;policy;networking.k8s.io;discovery.k8s.io;storage.k8s.io;scheduling.k8s.io;node.k8s.io;apps.kruise.io;argoproj.io;batch.volcano.sh;flink.apache.org;helm.toolkit.fluxcd.io;kustomize.toolkit.fluxcd.io;source.toolkit.fluxcd.io;kubeflow.org;kyverno.io;ray.io;sparkoperator.k8s.io,resources=*/scale,verbs=get;update
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 // Options are Karmada's --horizontal-pod-autoscaler-* flags and the
 // member cache sync timeout.
 type Options struct {

@@ -28,6 +28,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: HPAs are watched; their targets get the retain-replicas label
+// (a patch; targets in the apps group).
+// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch
+// +kubebuilder:rbac:groups=apps,resources=deployments;statefulsets;replicasets,verbs=patch
+
 // mark asks for the label to be added to (or removed from) one target.
 type mark struct {
 	Namespace, APIVersion, Kind, Name string

@@ -9,6 +9,9 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
 
+// RBAC: overrides are read from both kinds of OverridePolicy.
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=overridepolicies;clusteroverridepolicies,verbs=get;list;watch
+
 // Policy is an OverridePolicy or a ClusterOverridePolicy as override
 // selection needs it. Spec is shared with the caller and never modified.
 type Policy struct {

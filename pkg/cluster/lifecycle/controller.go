@@ -18,6 +18,14 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: Cluster lifecycle: finalizers and taints (patch), the Ready
+// condition of Pull clusters (status), execution namespaces (created,
+// labelled, deleted), the Works of a removed Pull cluster released (patch).
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters/status,verbs=patch
+// +kubebuilder:rbac:groups=core,resources=namespaces,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;patch
+
 // Options tune the cluster controller; zero values take Karmada's defaults.
 type Options struct {
 	// Workers is --concurrent-cluster-syncs (default 5).

@@ -18,6 +18,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: Pull clusters' agents renew a Lease in karmada-cluster; it is read
+// uncached, in that namespace only.
+// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=karmada-cluster,resources=leases,verbs=get
+
 // healthMonitor watches over Pull clusters: when karmada-agent has neither
 // changed the Ready condition nor renewed the Lease karmada-cluster/<cluster>
 // within the grace period, it sets Ready to Unknown (which the controller

@@ -11,6 +11,10 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
+// RBAC: Cluster status (conditions, API enablements, resource summary).
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters/status,verbs=patch
+
 // writeStatus patches the status only when desired differs semantically
 // from what the cluster has: quantities compare by value, and conditions
 // keep their lastTransitionTime unless their status changed.

@@ -29,6 +29,10 @@ import (
 	"github.com/propel-mc/propel/pkg/cluster/taints"
 )
 
+// RBAC: ClusterTaintPolicies are read; Clusters get their taints (patch).
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=clustertaintpolicies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch;patch
+
 // ControllerName is Karmada's name for the controller (events' source,
 // controller-runtime metrics).
 const ControllerName = "cluster-taint-policy-controller"

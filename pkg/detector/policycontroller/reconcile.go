@@ -22,6 +22,9 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: policies get their permanent-id labels and finalizers (patch).
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=propagationpolicies;clusterpropagationpolicies,verbs=get;list;watch;patch
+
 // Reconcile runs the policy phases: identity, deletion cleanup, release of
 // templates no longer selected, refresh of derived bindings, pick-up of
 // waiting templates, and preemption (when enabled).

@@ -13,6 +13,9 @@ import (
 	"github.com/propel-mc/propel/pkg/recovery"
 )
 
+// RBAC: the policy index watches both kinds of PropagationPolicy.
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=propagationpolicies;clusterpropagationpolicies,verbs=get;list;watch
+
 // IDHooks hear about policies' permanent ids as the index sees them; the
 // template controller parks templates on them (see its idWaiters).
 type IDHooks interface {

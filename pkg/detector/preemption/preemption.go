@@ -25,6 +25,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: preemption lists the policies that claim templates (templates are
+// written through the detector's rule).
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=propagationpolicies;clusterpropagationpolicies,verbs=get;list;watch
+
 // Preemptor runs preemption for the policy controller.
 type Preemptor struct {
 	client    client.Client

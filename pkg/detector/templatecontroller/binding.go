@@ -19,6 +19,10 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: the detector creates and updates the bindings of the templates it
+// claims (read fresh through the API reader on conflict).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;create;update
+
 // ensureBinding creates or updates the template's binding from policy p and
 // reports whether it wrote anything. Only the fields the detector owns are
 // overwritten; scheduling results and status are never touched.

@@ -13,6 +13,9 @@ import (
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 )
 
+// RBAC: the dependent overrides a policy waits for are read.
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=overridepolicies;clusteroverridepolicies,verbs=get;list;watch
+
 var errWaitingDependentOverride = errors.New("waiting for dependent overrides")
 
 // checkDependentOverrides fails until every override the policy depends on exists.

@@ -13,6 +13,9 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
+// RBAC: the PriorityClass a policy names gives the binding its priority.
+// +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get;list;watch
+
 // interpretWorkload fills what the scheduler needs to know about the
 // template's pods into spec, as Karmada's detector does: the components
 // (pod templates) when the MultiplePodTemplatesScheduling gate is on and

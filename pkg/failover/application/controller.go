@@ -26,6 +26,9 @@ import (
 	"github.com/propel-mc/propel/pkg/failover/eviction"
 )
 
+// RBAC: unhealthy copies are evicted from bindings (update).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;update
+
 // Karmada's controller names, which are also the producers of the tasks
 // they write.
 const (

@@ -21,6 +21,9 @@ import (
 	"github.com/propel-mc/propel/pkg/failover/eviction"
 )
 
+// RBAC: ended graceful eviction tasks are removed from bindings (patch).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;patch
+
 // Karmada's controller names.
 const (
 	ResourceBindingControllerName        = "resource-binding-graceful-eviction-controller"

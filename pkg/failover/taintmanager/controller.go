@@ -20,6 +20,10 @@ import (
 	"github.com/propel-mc/propel/pkg/index"
 )
 
+// RBAC: NoExecute taints evict bindings from a cluster (update).
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings,verbs=get;list;watch;update
+
 // ControllerName is Karmada's name of the taint manager.
 const ControllerName = "taint-manager"
 

@@ -26,6 +26,12 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: overall and overallUsed from ResourceBindings (status update), also
+// by the scheduler's admission check.
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas/status,verbs=update
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch
+
 // Event reasons (Karmada's).
 const (
 	EventReasonCollectOverallStatusSucceed = "CollectOverallStatusSucceed"

@@ -25,6 +25,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: FederatedResourceQuota status from its Works' status.
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas/status,verbs=update
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+
 // Event reasons (Karmada's).
 const (
 	EventReasonAggregateStatusSucceed = "AggregateStatusSucceed"

@@ -31,6 +31,12 @@ import (
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
+// RBAC: static assignments become ResourceQuota Works (written through
+// workwriter, deleted here).
+// +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update;delete
+
 // Event reasons (Karmada's).
 const (
 	EventReasonSyncWorkSucceed = "SyncWorkSucceed"

@@ -25,6 +25,10 @@ import (
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
+// RBAC: collected Works are written, deleted when the export ends, and
+// released from their finalizer (patch).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update;patch;delete
+
 // Path is one of the two collectors.
 type Path struct {
 	// ManagedBy is the path's member of the managed-by set.

@@ -30,6 +30,11 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: collected Works become control-plane EndpointSlices
+// imported-<cluster>-<slice> (created, updated, deleted).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch;create;update;delete
+
 // Reconciler keeps the control-plane copies of collected slices; its
 // requests are Works.
 type Reconciler struct {

@@ -32,6 +32,10 @@ import (
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
+// RBAC: marker Works name the providers whose EndpointSlices are collected.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 const memberObjectsControllerName = names.EndpointSliceCollectControllerName + "-member-objects"
 
 // Reconciler starts the member watches from marker Works and reconciles

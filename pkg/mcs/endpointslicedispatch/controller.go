@@ -39,6 +39,12 @@ import (
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
+// RBAC: collected slices are dispatched to consumers' Works (created,
+// updated, deleted).
+// +kubebuilder:rbac:groups=networking.karmada.io,resources=multiclusterservices,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update;delete
+
 // Event reasons (Karmada's), on the MultiClusterService.
 const (
 	EventReasonDispatchEndpointSliceSucceed = "DispatchEndpointSliceSucceed"

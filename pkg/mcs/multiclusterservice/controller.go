@@ -52,6 +52,16 @@ import (
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
+// RBAC: a MultiClusterService gets its finalizer (patch) and status; its
+// Service is claimed (update) and gets a ResourceBinding; marker Works are
+// written and deleted.
+// +kubebuilder:rbac:groups=networking.karmada.io,resources=multiclusterservices,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=networking.karmada.io,resources=multiclusterservices/status,verbs=update
+// +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch;update
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch;create;update
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch;create;update;delete
+
 // Event reasons (Karmada's), on the MultiClusterService.
 const (
 	EventReasonSyncServiceSucceed = "SyncServiceSucceed"

@@ -36,6 +36,11 @@ import (
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
+// RBAC: exports are found through Works and their Clusters (the member's
+// ServiceExports and EndpointSlices are read with the member's credentials).
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
+
 // memberObjectsControllerName names the second queue of the controller,
 // the member objects' keys.
 const memberObjectsControllerName = names.ServiceExportControllerName + "-member-objects"

@@ -26,6 +26,12 @@ import (
 	"github.com/propel-mc/propel/pkg/names"
 )
 
+// RBAC: a ServiceImport gets its derived Service derived-<name> (created,
+// updated, deleted; its load-balancer status copied from the source).
+// +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceimports,verbs=get;list;watch
+// +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch;create;update;delete
+// +kubebuilder:rbac:groups=core,resources=services/status,verbs=update
+
 // Event reasons (Karmada's), on the ServiceImport.
 const (
 	EventReasonSyncDerivedServiceSucceed = "SyncDerivedServiceSucceed"

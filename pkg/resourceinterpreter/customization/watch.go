@@ -11,6 +11,9 @@ import (
 	"github.com/propel-mc/propel/pkg/recovery"
 )
 
+// RBAC: Lua customizations are watched.
+// +kubebuilder:rbac:groups=config.karmada.io,resources=resourceinterpretercustomizations,verbs=get;list;watch
+
 // informerSource is the cache the configuration is rebuilt from.
 type informerSource struct {
 	cache  cache.Cache

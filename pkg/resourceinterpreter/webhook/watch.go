@@ -13,6 +13,11 @@ import (
 	"github.com/propel-mc/propel/pkg/recovery"
 )
 
+// RBAC: webhook configurations are watched; webhooks configured with
+// clientConfig.service are resolved through their Service.
+// +kubebuilder:rbac:groups=config.karmada.io,resources=resourceinterpreterwebhookconfigurations,verbs=get;list;watch
+// +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch
+
 // retryInterval spaces reloads after a failed list.
 const retryInterval = time.Second
 

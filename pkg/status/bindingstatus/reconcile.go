@@ -19,6 +19,10 @@ import (
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 )
 
+// RBAC: binding status aggregates the status of the binding's Works.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings;clusterresourcebindings;works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings/status;clusterresourcebindings/status,verbs=update
+
 // Event reasons of the binding status controllers (Karmada's strings),
 // recorded on the template whose status was aggregated.
 const (

@@ -14,6 +14,12 @@ import (
 	"k8s.io/client-go/dynamic"
 )
 
+// RBAC: a template's aggregated status goes through its status subresource
+// (or an update of the whole object, see detector/templatecache), in the
+// same groups the detector claims templates in.
+// +kubebuilder:rbac:groups=core,resources=services/status;persistentvolumeclaims/status;persistentvolumes/status;pods/status;replicationcontrollers/status;resourcequotas/status;namespaces/status,verbs=update
+// +kubebuilder:rbac:groups=apps;batch;autoscaling;policy;networking.k8s.io;discovery.k8s.io;storage.k8s.io;scheduling.k8s.io;node.k8s.io;apps.kruise.io;argoproj.io;batch.volcano.sh;flink.apache.org;helm.toolkit.fluxcd.io;kustomize.toolkit.fluxcd.io;source.toolkit.fluxcd.io;kubeflow.org;kyverno.io;ray.io;sparkoperator.k8s.io,resources=*/status,verbs=update
+
 // Dynamic reads and writes templates with a dynamic client. It maps kinds
 // to resources with a RESTMapper and learns from discovery, once per
 // resource, whether the resource has a status subresource.

@@ -21,6 +21,10 @@ import (
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
+// RBAC: the work-status controller is the one writer of Work status.
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
+// +kubebuilder:rbac:groups=work.karmada.io,resources=works/status,verbs=update
+
 // Event reasons of the work-status controller (Karmada's strings).
 const (
 	// EventReasonReflectStatusSucceed is recorded on a Work when member

@@ -25,6 +25,9 @@ import (
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
 )
 
+// RBAC: the estimators are found through their Services.
+// +kubebuilder:rbac:groups=core,resources=services,verbs=get
+
 const (
 	// resolveEvery is how long a resolved estimator address is used before
 	// the Service is read again (it may have changed).
