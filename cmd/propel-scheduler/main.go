@@ -5,7 +5,7 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -17,17 +17,11 @@ import (
 
 func main() {
 	opts := schedulermanager.NewOptions()
-	opts.AddFlags(pflag.CommandLine)
-	logging := commandline.AddLoggingFlags(pflag.CommandLine)
-	pflag.Parse()
-	if err := logging.Apply(); err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler:", err)
-		os.Exit(2)
-	}
-	err := schedulermanager.Run(ctrl.SetupSignalHandler(), opts)
-	commandline.Flush()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler:", err)
-		os.Exit(1)
-	}
+	fs := pflag.NewFlagSet("propel-scheduler", pflag.ContinueOnError)
+	opts.AddFlags(fs)
+	os.Exit(commandline.Binary{
+		Name: "propel-scheduler", Flags: fs, Gates: opts.FeatureGates,
+		Run: func(ctx context.Context) error { return schedulermanager.Run(ctx, opts) },
+		Out: os.Stdout, Err: os.Stderr,
+	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
 }
