@@ -1,7 +1,7 @@
 // Command propel-scheduler runs Propel's scheduler as its own process, a
 // drop-in for karmada-scheduler: it accepts karmada-scheduler's command
-// line and holds its Lease. Run the controller manager with
-// --controllers=*,-scheduler next to it.
+// line and holds its Lease (karmada-scheduler), which the controller
+// manager's in-process scheduler also takes when --controllers names it.
 package main
 
 import (
