@@ -65,35 +65,51 @@ func (g *leaseGate) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("lease %s/%s: %w", g.namespace, g.name, err)
 	}
-	electionCtx, stopElection := context.WithCancel(ctx)
+	// The election outlives ctx while the runnables stop, so that the Lease
+	// is released only once they no longer write; before the Lease is
+	// acquired, ctx ending ends the election at once.
+	electionCtx, stopElection := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopElection()
 	var (
 		mu       sync.Mutex
-		stopped  bool // the election is over: a late start must not run
 		started  bool
+		stopped  bool // the election is over: a late start must not run
 		finished = make(chan struct{})
 		runErr   error
 	)
+	stopWaiting := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !started {
+			stopElection()
+		}
+	})
+	defer stopWaiting()
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock: lock, Name: g.name, ReleaseOnCancel: true,
 		LeaseDuration: g.duration, RenewDeadline: g.renew, RetryPeriod: g.retry,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(leading context.Context) {
 				mu.Lock()
-				if stopped {
+				if stopped || ctx.Err() != nil {
 					mu.Unlock()
+					stopElection()
 					return
 				}
 				started = true
 				mu.Unlock()
 				defer close(finished)
+				// The runnables stop when the Lease is lost or ctx ends;
+				// then the election ends and releases the Lease.
+				defer stopElection()
+				runCtx, cancel := context.WithCancel(leading)
+				defer cancel()
+				defer context.AfterFunc(ctx, cancel)()
 				g.logger.Info("lease acquired; starting", "lease", g.namespace+"/"+g.name)
-				runErr = g.runAll(leading)
-				if runErr == nil && leading.Err() == nil {
+				runErr = g.runAll(runCtx)
+				if runErr == nil && runCtx.Err() == nil {
 					runErr = fmt.Errorf("stopped while holding the lease %s/%s", g.namespace, g.name)
 				}
-				// A runnable that stops on its own ends the leadership too.
-				stopElection()
 			},
 			OnStoppedLeading: func() {},
 		},
@@ -108,7 +124,10 @@ func (g *leaseGate) Start(ctx context.Context) error {
 	ran := started
 	mu.Unlock()
 	if !ran {
-		return nil // ctx ended before the Lease was acquired
+		if ctx.Err() != nil {
+			return nil // ctx ended before the Lease was acquired
+		}
+		return fmt.Errorf("lost the lease %s/%s", g.namespace, g.name)
 	}
 	<-finished
 	switch {
