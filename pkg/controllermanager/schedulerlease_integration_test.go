@@ -44,7 +44,7 @@ func TestLeaseGateOneAtATime(t *testing.T) {
 				}
 				running <- who
 				<-ctx.Done()
-				time.Sleep(300 * time.Millisecond) // a write still in flight when told to stop
+				time.Sleep(2500 * time.Millisecond) // a write still in flight when told to stop
 				active.Add(-1)
 				return nil
 			})},
