@@ -1,7 +1,18 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down demo test generate testbin vet bench lint fuzz
+.PHONY: up down demo test generate testbin vet bench lint fuzz build
+
+# The version the binaries report (--version, start-up log): the git
+# description of the checkout unless VERSION is given.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/propel-mc/propel/pkg/version.stamped=$(VERSION)
+
+build: ## Build every binary into bin/, stamped with VERSION.
+	@for b in propel-controller-manager propel-scheduler propel-scheduler-estimator propelctl; do \
+		echo "build: $$b $(VERSION)"; go build -ldflags "$(LDFLAGS)" -o bin/$$b ./cmd/$$b || exit 1; \
+	done
+
 generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 	@echo "generate: deepcopy and CRDs (controller-gen)"
 	@hack/generate.sh
@@ -9,16 +20,16 @@ generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
 up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
 	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server kubectl >/dev/null
 	@echo "up: building propelctl"
-	@go build -o bin/propelctl ./cmd/propelctl
+	@go build -ldflags "$(LDFLAGS)" -o bin/propelctl ./cmd/propelctl
 	@bin/propelctl local-up
 
 demo: ## With `make up` running (another terminal): apply the seed scenarios and print what runs where.
-	@go build -o bin/propelctl ./cmd/propelctl
+	@go build -ldflags "$(LDFLAGS)" -o bin/propelctl ./cmd/propelctl
 	@go build -o bin/interpreter-webhook-example ./cmd/interpreter-webhook-example
 	@bin/propelctl demo
 
 down: ## Stop a running `make up`.
-	@go build -o bin/propelctl ./cmd/propelctl
+	@go build -ldflags "$(LDFLAGS)" -o bin/propelctl ./cmd/propelctl
 	@bin/propelctl local-down
 
 bench: ## Run the benchmarks reported in docs/benchmarks.md.

@@ -4,7 +4,7 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -16,17 +16,11 @@ import (
 
 func main() {
 	opts := controllermanager.NewOptions()
-	opts.AddFlags(pflag.CommandLine)
-	logging := commandline.AddLoggingFlags(pflag.CommandLine)
-	pflag.Parse()
-	if err := logging.Apply(); err != nil {
-		fmt.Fprintln(os.Stderr, "propel-controller-manager:", err)
-		os.Exit(2)
-	}
-	err := controllermanager.Run(ctrl.SetupSignalHandler(), opts)
-	commandline.Flush()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "propel-controller-manager:", err)
-		os.Exit(1)
-	}
+	fs := pflag.NewFlagSet("propel-controller-manager", pflag.ContinueOnError)
+	opts.AddFlags(fs)
+	os.Exit(commandline.Binary{
+		Name: "propel-controller-manager", Flags: fs, Gates: opts.FeatureGates,
+		Run: func(ctx context.Context) error { return controllermanager.Run(ctx, opts) },
+		Out: os.Stdout, Err: os.Stderr,
+	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
 }

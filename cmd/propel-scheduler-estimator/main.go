@@ -6,7 +6,7 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -18,17 +18,11 @@ import (
 
 func main() {
 	opts := estimatorserver.NewOptions()
-	opts.AddFlags(pflag.CommandLine)
-	logging := commandline.AddLoggingFlags(pflag.CommandLine)
-	pflag.Parse()
-	if err := logging.Apply(); err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler-estimator:", err)
-		os.Exit(2)
-	}
-	err := estimatorserver.Run(ctrl.SetupSignalHandler(), opts)
-	commandline.Flush()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler-estimator:", err)
-		os.Exit(1)
-	}
+	fs := pflag.NewFlagSet("propel-scheduler-estimator", pflag.ContinueOnError)
+	opts.AddFlags(fs)
+	os.Exit(commandline.Binary{
+		Name: "propel-scheduler-estimator", Flags: fs, Gates: opts.FeatureGates,
+		Run: func(ctx context.Context) error { return estimatorserver.Run(ctx, opts) },
+		Out: os.Stdout, Err: os.Stderr,
+	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
 }

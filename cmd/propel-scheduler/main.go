@@ -1,11 +1,11 @@
 // Command propel-scheduler runs Propel's scheduler as its own process, a
 // drop-in for karmada-scheduler: it accepts karmada-scheduler's command
-// line and holds its Lease. Run the controller manager with
-// --controllers=*,-scheduler next to it.
+// line and holds its Lease (karmada-scheduler), which the controller
+// manager's in-process scheduler also takes when --controllers names it.
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -17,17 +17,11 @@ import (
 
 func main() {
 	opts := schedulermanager.NewOptions()
-	opts.AddFlags(pflag.CommandLine)
-	logging := commandline.AddLoggingFlags(pflag.CommandLine)
-	pflag.Parse()
-	if err := logging.Apply(); err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler:", err)
-		os.Exit(2)
-	}
-	err := schedulermanager.Run(ctrl.SetupSignalHandler(), opts)
-	commandline.Flush()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "propel-scheduler:", err)
-		os.Exit(1)
-	}
+	fs := pflag.NewFlagSet("propel-scheduler", pflag.ContinueOnError)
+	opts.AddFlags(fs)
+	os.Exit(commandline.Binary{
+		Name: "propel-scheduler", Flags: fs, Gates: opts.FeatureGates,
+		Run: func(ctx context.Context) error { return schedulermanager.Run(ctx, opts) },
+		Out: os.Stdout, Err: os.Stderr,
+	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
 }

@@ -1,11 +1,15 @@
 package commandline
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
+
+	"github.com/propel-mc/propel/pkg/features"
 )
 
 func TestLoggingFormatValidated(t *testing.T) {
@@ -14,7 +18,7 @@ func TestLoggingFormatValidated(t *testing.T) {
 	if err := fs.Parse([]string{"--logging-format=yaml"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Apply(); err == nil || !strings.Contains(err.Error(), "yaml") {
+	if err := l.Apply(nil); err == nil || !strings.Contains(err.Error(), "yaml") {
 		t.Fatalf("--logging-format=yaml: error %v, want one naming the format", err)
 	}
 	for _, name := range []string{"v", "vmodule", "logging-format", "log-flush-frequency", "log-json-split-stream", "log-dir", "skip-headers", "stderrthreshold"} {
@@ -43,5 +47,35 @@ func TestInactiveFlags(t *testing.T) {
 	in.Warn(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	if len(lines) != 2 || !strings.Contains(lines[0], `"--b"`) || !strings.Contains(lines[1], `"--c"`) {
 		t.Errorf("warnings %q, want one for --b and one for --c", lines)
+	}
+}
+
+// TestLoggingFeatureGates: Karmada's binaries register component-base's
+// logging gates, so its command lines may set them. LoggingAlphaOptions
+// unlocks the alpha logging flags, and ContextualLogging=false reaches
+// klog. (The logging configuration applies once per process, so this is
+// the only test that applies one successfully.)
+func TestLoggingFeatureGates(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	l := AddLoggingFlags(fs)
+	gates := &features.Gates{}
+	fs.Var(gates, "feature-gates", "")
+	if err := fs.Parse([]string{"--log-text-split-stream"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Apply(gates); err == nil || !strings.Contains(err.Error(), "LoggingAlphaOptions") {
+		t.Fatalf("--log-text-split-stream without LoggingAlphaOptions: error %v, want one naming the gate", err)
+	}
+	if err := fs.Parse([]string{"--feature-gates=ContextualLogging=false,LoggingAlphaOptions=true,LoggingBetaOptions=true"}); err != nil {
+		t.Fatalf("Karmada's logging gates rejected: %v", err)
+	}
+	if err := l.Apply(gates); err != nil {
+		t.Fatalf("--log-text-split-stream with LoggingAlphaOptions=true: %v", err)
+	}
+	var got []string
+	own := funcr.New(func(_, args string) { got = append(got, args) }, funcr.Options{})
+	klog.FromContext(klog.NewContext(context.Background(), own)).Info("probe")
+	if len(got) != 0 {
+		t.Error("ContextualLogging=false: klog still takes the logger from the context")
 	}
 }

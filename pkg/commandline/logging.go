@@ -12,6 +12,8 @@ import (
 	_ "k8s.io/component-base/logs/json/register"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/propel-mc/propel/pkg/features"
 )
 
 // Logging is the logging configuration read from the command line.
@@ -40,11 +42,18 @@ func AddLoggingFlags(fs *pflag.FlagSet) *Logging {
 	return l
 }
 
-// Apply validates the parsed flags, switches klog to the chosen format and
-// verbosity, and routes controller-runtime's logger through klog. Call it
-// right after parsing, before any goroutine logs.
-func (l *Logging) Apply() error {
-	if err := logsapi.ValidateAndApply(l.config, nil); err != nil {
+// Apply validates the parsed flags against the logging feature gates
+// (LoggingAlphaOptions unlocks the split-stream and buffer flags,
+// ContextualLogging is passed on to klog), switches klog to the chosen
+// format and verbosity, and routes controller-runtime's logger through
+// klog. Call it right after parsing, before any goroutine logs; nil gates
+// are the defaults.
+func (l *Logging) Apply(gates *features.Gates) error {
+	fg, err := gates.Logging()
+	if err != nil {
+		return err
+	}
+	if err := logsapi.ValidateAndApply(l.config, fg); err != nil {
 		return fmt.Errorf("logging flags: %w", err)
 	}
 	ctrl.SetLogger(klog.Background())

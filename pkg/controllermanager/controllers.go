@@ -13,6 +13,7 @@ import (
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
@@ -43,14 +44,27 @@ func setupBinding(_ context.Context, c *Context) error {
 	return b.SetupWithManager(c.Manager)
 }
 
-// setupScheduler runs the scheduler in-process (Karmada runs it as
-// karmada-scheduler); disable it with --controllers=-scheduler to keep
-// karmada-scheduler during a migration.
+// setupScheduler runs the scheduler in-process when --controllers names it
+// (Karmada runs it as karmada-scheduler, which '*' leaves in charge). With
+// leader election it schedules only while it also holds karmada-scheduler's
+// Lease, in --leader-elect-resource-namespace, like any other scheduler.
 func setupScheduler(_ context.Context, c *Context) error {
+	mgr := c.Manager
+	if o := c.Options; o.LeaderElect {
+		gate := &leaseGate{
+			config: mgr.GetConfig(), namespace: o.LeaderElectResourceNamespace, name: names.SchedulerLease,
+			duration: o.LeaseDuration, renew: o.RenewDeadline, retry: o.RetryPeriod,
+			logger: ctrl.Log.WithName("scheduler"),
+		}
+		if err := mgr.Add(gate); err != nil {
+			return err
+		}
+		mgr = gatedManager{Manager: mgr, gate: gate}
+	}
 	var estimators []estimator.BatchEstimator
 	if o := c.Options.Estimator; o != nil && o.Enabled {
-		est := accurate.New(*o, c.Manager.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))
-		if err := c.Manager.Add(est); err != nil {
+		est := accurate.New(*o, mgr.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))
+		if err := mgr.Add(est); err != nil {
 			return err
 		}
 		estimators = append(estimators, est)
@@ -65,7 +79,7 @@ func setupScheduler(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	return s.SetupWithManager(c.Manager)
+	return s.SetupWithManager(mgr)
 }
 
 func setupDetector(_ context.Context, c *Context) error {

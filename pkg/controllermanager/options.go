@@ -14,6 +14,7 @@ import (
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
@@ -33,7 +34,7 @@ type Options struct {
 	MetricsBindAddress string
 	// MetricsSecure serves metrics over HTTPS behind authentication and
 	// authorization (TokenReview and SubjectAccessReview against the
-	// control plane); false keeps Karmada's plain HTTP.
+	// control plane); off by default, which is Karmada's plain HTTP.
 	MetricsSecure bool
 	// MetricsCertDir holds tls.crt and tls.key for secure metrics; empty
 	// means a self-signed certificate generated at start.
@@ -116,13 +117,12 @@ func NewOptions() *Options {
 	return &Options{
 		Controllers:                      []string{"*"},
 		LeaderElect:                      true,
-		LeaderElectResourceName:          "karmada-controller-manager",
+		LeaderElectResourceName:          names.ControllerManagerLease,
 		LeaderElectResourceNamespace:     "karmada-system",
 		LeaseDuration:                    15 * time.Second,
 		RenewDeadline:                    10 * time.Second,
 		RetryPeriod:                      2 * time.Second,
 		MetricsBindAddress:               ":8080",
-		MetricsSecure:                    true,
 		HealthProbeBindAddress:           ":10357",
 		ProfilingBindAddress:             ":6060",
 		KubeAPIQPS:                       40,
@@ -164,7 +164,7 @@ func NewOptions() *Options {
 // AddFlags registers the options on fs.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "Path to the control plane (karmada-apiserver) kubeconfig.")
-	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, "Controllers to run: '*' enables all on by default, 'foo' enables foo, '-foo' disables foo; the first matching entry wins. Names: "+NewControllerRegistry().Names())
+	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, NewControllerRegistry().Usage())
 	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "Run leader election so that only one replica writes.")
 	fs.StringVar(&o.LeaderElectResourceName, "leader-elect-resource-name", o.LeaderElectResourceName, "Lease name; Karmada's by default, so Propel and karmada-controller-manager never lead at once.")
 	fs.StringVar(&o.LeaderElectResourceNamespace, "leader-elect-resource-namespace", o.LeaderElectResourceNamespace, "Lease namespace.")
@@ -172,7 +172,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", o.RenewDeadline, "Leader election renew deadline.")
 	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "Leader election retry period.")
 	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "Prometheus metrics address; '0' disables.")
-	fs.BoolVar(&o.MetricsSecure, "metrics-secure", o.MetricsSecure, "Serve metrics over HTTPS to callers the control plane authenticates and authorizes (get on the non-resource URL /metrics); false serves plain HTTP to anyone, as Karmada does.")
+	fs.BoolVar(&o.MetricsSecure, "metrics-secure", o.MetricsSecure, "Serve metrics over HTTPS to callers the control plane authenticates and authorizes (get on the non-resource URL /metrics). Off by default: plain HTTP to anyone, as Karmada serves them.")
 	fs.StringVar(&o.MetricsCertDir, "metrics-cert-dir", o.MetricsCertDir, "Directory with tls.crt and tls.key for --metrics-secure; empty generates a self-signed certificate.")
 	fs.BoolVar(&o.AllowHTTPMemberEndpoints, "allow-http-member-endpoints", o.AllowHTTPMemberEndpoints, "Reach Clusters whose apiEndpoint is http:// when they also set insecureSkipTLSVerification; otherwise such Clusters are refused (their bearer token would travel in clear text).")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, "Health probe address (/healthz, /readyz); '0' disables.")

@@ -38,25 +38,26 @@ func TestFeatureGatesFlag(t *testing.T) {
 	}
 }
 
-// TestMetricsSecureByDefault: metrics are served over HTTPS behind the
-// authentication and authorization filter unless --metrics-secure=false;
-// --metrics-bind-address keeps Karmada's meaning either way.
-func TestMetricsSecureByDefault(t *testing.T) {
-	o, err := parseFlags("--metrics-bind-address=:9443")
+// TestMetricsPlainByDefault: as in Karmada, metrics are plain HTTP on
+// :8080 unless --metrics-secure asks for HTTPS behind the authentication
+// and authorization filter; --metrics-bind-address keeps its meaning
+// either way.
+func TestMetricsPlainByDefault(t *testing.T) {
+	o, err := parseFlags()
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := metricsOptions(o)
-	if !m.SecureServing || m.FilterProvider == nil || m.BindAddress != ":9443" {
-		t.Fatalf("default metrics options: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
+	if m.SecureServing || m.FilterProvider != nil || m.BindAddress != ":8080" {
+		t.Fatalf("default metrics options: secure=%v filter=%v bind=%q, want Karmada's plain HTTP on :8080", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
 	}
-	o, err = parseFlags("--metrics-secure=false", "--metrics-bind-address=:8080")
+	o, err = parseFlags("--metrics-secure", "--metrics-bind-address=:9443")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m = metricsOptions(o)
-	if m.SecureServing || m.FilterProvider != nil || m.BindAddress != ":8080" {
-		t.Fatalf("--metrics-secure=false: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
+	if !m.SecureServing || m.FilterProvider == nil || m.BindAddress != ":9443" {
+		t.Fatalf("--metrics-secure: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
 	}
 }
 

@@ -43,7 +43,10 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "execution", Setup: setupExecution},
 		{Name: "gracefulEviction", Setup: setupGracefulEviction},
 		{Name: "namespace", Setup: setupNamespaceSync},
-		{Name: "scheduler", Setup: setupScheduler},
+		// The scheduler is Propel's addition: karmada-controller-manager has
+		// none (karmada-scheduler is its own Deployment), so '*' leaves it
+		// off and Karmada's stock arguments never start a second scheduler.
+		{Name: "scheduler", Setup: setupScheduler, OffByDefault: true},
 		{Name: "workStatus", Setup: setupWorkStatus},
 		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
 		{Name: "applicationFailover", Setup: setupApplicationFailover},
@@ -87,10 +90,31 @@ func (r ControllerRegistry) Names() string {
 	return strings.Join(names, ", ")
 }
 
+// DisabledByDefault lists the controllers '*' leaves off, comma-separated,
+// in setup order.
+func (r ControllerRegistry) DisabledByDefault() string {
+	var names []string
+	for _, c := range r.controllers {
+		if c.OffByDefault {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Usage is the --controllers help: the rule, every controller and the
+// ones '*' leaves off, as karmada-controller-manager's help lists them.
+func (r ControllerRegistry) Usage() string {
+	return "A list of controllers to enable: '*' enables every on-by-default controller (Karmada's default set), 'foo' enables the controller foo, '-foo' disables it; the first entry naming a controller wins. " +
+		"Karmada's controller names Propel has no controller for are accepted and reported as having no effect.\n" +
+		"All controllers: " + r.Names() + "\n" +
+		"Disabled-by-default controllers: " + r.DisabledByDefault()
+}
+
 // Enabled applies Karmada's (and Kubernetes') --controllers rule to the
 // controller name: the first entry naming it ("foo" or "-foo") wins
 // wherever it stands; otherwise '*' enables the on-by-default ones. So
-// "*,-scheduler" and "-scheduler,*" both disable the scheduler. Always-on
+// "*,-binding" and "-binding,*" both disable the binding controller. Always-on
 // controllers are enabled whatever list says.
 func (r ControllerRegistry) Enabled(name string, list []string) bool {
 	c, known := r.lookup(name)

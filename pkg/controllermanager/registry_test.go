@@ -52,7 +52,40 @@ func TestRegistryListsEveryController(t *testing.T) {
 			t.Errorf("controller %s: AlwaysOn = %v", c.Name, c.AlwaysOn)
 		}
 	}
-	if !r.Enabled("scheduler", []string{"*"}) || r.Enabled("scheduler", []string{"*", "-scheduler"}) {
-		t.Error("--controllers=*,-scheduler must disable only the scheduler")
+}
+
+// TestStarIsKarmadasDefaultSet: '*' enables exactly the controllers
+// karmada-controller-manager runs by default, so Karmada's stock
+// --controllers never starts the in-process scheduler (karmada-scheduler,
+// or propel-scheduler, runs beside it); naming it enables it.
+func TestStarIsKarmadasDefaultSet(t *testing.T) {
+	r := NewControllerRegistry()
+	stock := []string{"*", "hpaScaleTargetMarker", "deploymentReplicasSyncer"}
+	if r.Enabled("scheduler", []string{"*"}) || r.Enabled("scheduler", stock) {
+		t.Error("'*' enables the in-process scheduler, which karmada-controller-manager does not have")
+	}
+	if !r.Enabled("scheduler", []string{"*", "scheduler"}) || !r.Enabled("binding", []string{"*", "scheduler"}) {
+		t.Error("--controllers=*,scheduler must add the scheduler to the default set")
+	}
+	for _, c := range r.Controllers() {
+		if c.AlwaysOn || c.Name == "scheduler" {
+			continue
+		}
+		if !isKarmadaController(c.Name) {
+			t.Errorf("controller %s is not Karmada's but '*' enables it", c.Name)
+		}
+		if !r.Enabled(c.Name, stock) {
+			t.Errorf("Karmada's stock --controllers does not enable %s", c.Name)
+		}
+	}
+	if got, want := r.DisabledByDefault(), "scheduler, hpaScaleTargetMarker, deploymentReplicasSyncer"; got != want {
+		t.Errorf("DisabledByDefault() = %q, want %q", got, want)
+	}
+	_, fs := commandLine()
+	usage := fs.Lookup("controllers").Usage
+	for _, want := range []string{r.Names(), "Disabled-by-default controllers: " + r.DisabledByDefault()} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("--controllers help lacks %q:\n%s", want, usage)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/features"
 )
 
 // Options are propel-scheduler-estimator's flags, named and defaulted as
@@ -23,6 +24,11 @@ type Options struct {
 	KubeAPIQPS             float32
 	KubeAPIBurst           int
 	TLS                    TLSFiles
+	// FeatureGates is --feature-gates: Karmada's gate names (its
+	// installers pass the same gates to every component); only the
+	// logging gates act here, the others are reported as having no
+	// effect when set away from their defaults.
+	FeatureGates *features.Gates
 
 	inactive *commandline.Inactive
 }
@@ -45,6 +51,7 @@ func NewOptions() *Options {
 		MetricsBindAddress:     ":8080",
 		KubeAPIQPS:             20,
 		KubeAPIBurst:           30,
+		FeatureGates:           &features.Gates{},
 	}
 }
 
@@ -63,11 +70,20 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.TLS.KeyFile, "grpc-auth-key-file", o.TLS.KeyFile, "Key of --grpc-auth-cert-file.")
 	fs.StringVar(&o.TLS.ClientCAFile, "grpc-client-ca-file", o.TLS.ClientCAFile, "CA verifying client certificates; with TLS, clients must present one.")
 	fs.BoolVar(&o.TLS.InsecureSkipClientVerify, "insecure-skip-grpc-client-verify", o.TLS.InsecureSkipClientVerify, "Do not require or verify client certificates.")
+	if o.FeatureGates == nil {
+		o.FeatureGates = &features.Gates{}
+	}
+	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
 	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler-estimator", inactiveFlags)
 }
 
+// warnInactive logs, once, every Karmada flag and feature gate given on
+// the command line that the estimator accepts but does not act on.
 func (o *Options) warnInactive(logger logr.Logger) {
 	if o.inactive != nil {
 		o.inactive.Warn(logger)
+	}
+	for _, g := range o.FeatureGates.Inactive() {
+		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
 	}
 }

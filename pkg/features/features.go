@@ -69,7 +69,8 @@ type spec struct {
 	implemented bool
 }
 
-// known is the data table of every gate: Karmada's list (v1.16 line).
+// known is the data table of every gate: Karmada's list (v1.16 line); the
+// logging gates of component-base are added from its table (logging.go).
 var known = map[Gate]spec{
 	PropagateDeps:                     {enabled: true, stage: beta, implemented: true},
 	PropagationPolicyPreemption:       {enabled: false, stage: alpha, implemented: true},

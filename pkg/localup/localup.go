@@ -208,8 +208,12 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 // not taint a member: the taint manager evicts every binding there, not
 // only those with spec.failover.cluster. They also turn on
 // FederatedResourceQuota enforcement and the MultiClusterService
-// controllers, so that every quota and service controller can be tried. docs/quickstart.md lists them.
+// controllers, so that every quota and service controller can be tried,
+// and name the in-process scheduler, which '*' (Karmada's default set)
+// leaves off: local-up runs no separate scheduler. docs/quickstart.md
+// lists them.
 var FailoverFlags = []string{
+	"--controllers=*,scheduler",
 	"--feature-gates=Failover=true,FederatedQuotaEnforcement=true,MultiClusterService=true",
 	"--enable-no-execute-taint-eviction=true",
 	"--resource-eviction-rate=50",

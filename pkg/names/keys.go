@@ -70,3 +70,12 @@ const (
 	ExecutionSpacePrefix = "karmada-es-"
 	DefaultSchedulerName = "default-scheduler"
 )
+
+// Leader-election Leases (in SystemNamespace by default): the controller
+// manager's, and the scheduler's, which every scheduler takes (Karmada's
+// karmada-scheduler, propel-scheduler and the controller manager's
+// in-process scheduler) so that only one places bindings at a time.
+const (
+	ControllerManagerLease = "karmada-controller-manager"
+	SchedulerLease         = "karmada-scheduler"
+)

@@ -2,7 +2,8 @@
 // own process: karmada-scheduler's flags and defaults (Lease
 // karmada-scheduler, health probes on :10351, metrics on :8080), a
 // controller-runtime manager with leader election, and pkg/scheduler. It is
-// for operators who keep the karmada-scheduler Deployment apart from the
-// controller manager (which then runs with --controllers=*,-scheduler); the
-// controller manager's in-process scheduler remains the default.
+// the image of the karmada-scheduler Deployment, beside the controller
+// manager, whose '*' (Karmada's default controller set) has no scheduler.
+// The controller manager's in-process scheduler (--controllers=*,scheduler)
+// takes the same Lease, so only one of them schedules at a time.
 package schedulermanager

@@ -8,6 +8,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
 
@@ -48,7 +49,7 @@ type Options struct {
 func NewOptions() *Options {
 	return &Options{
 		LeaderElect:                  true,
-		LeaderElectResourceName:      "karmada-scheduler",
+		LeaderElectResourceName:      names.SchedulerLease,
 		LeaderElectResourceNamespace: "karmada-system",
 		LeaseDuration:                15 * time.Second,
 		RenewDeadline:                10 * time.Second,

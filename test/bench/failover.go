@@ -32,6 +32,7 @@ import (
 // figure. --resource-eviction-rate is left at Karmada's default (0.5/s)
 // unless -cm-args sets it.
 var failoverArgs = []string{
+	allControllers,
 	"--feature-gates=Failover=true",
 	"--enable-no-execute-taint-eviction=true",
 	"--cluster-status-update-frequency=1s",

@@ -104,7 +104,10 @@ func run(cfg config) error {
 	}
 	var firstArgs []string
 	if cfg.bindingStage {
-		firstArgs = []string{"--controllers=*,-binding"}
+		firstArgs = []string{"--controllers=*,scheduler,-binding"}
+	}
+	if firstArgs == nil {
+		firstArgs = []string{allControllers}
 	}
 	cm, err := startControllerManager(env, bin, cfg, firstArgs...)
 	if err != nil {
@@ -154,7 +157,7 @@ func run(cfg config) error {
 		cpu.end()
 		cm.Stop()
 		fmt.Fprintln(os.Stderr, "bench: every Work created; restarting the controller manager with every controller")
-		if cm, err = startControllerManager(env, bin, cfg); err != nil {
+		if cm, err = startControllerManager(env, bin, cfg, allControllers); err != nil {
 			return err
 		}
 		cpu.controllerManager(cm)
@@ -218,6 +221,11 @@ func controllerManagerBinary(ctx context.Context, cfg config, dir string) (strin
 	fmt.Fprintln(os.Stderr, "bench: building propel-controller-manager")
 	return harness.BuildControllerManager(ctx, dir)
 }
+
+// allControllers is Karmada's default set plus the in-process scheduler:
+// the benchmark runs one process, as Karmada's controller manager and
+// scheduler together.
+const allControllers = "--controllers=*,scheduler"
 
 func startControllerManager(env *harness.Env, bin string, cfg config, extra ...string) (*localenv.Process, error) {
 	args := []string{"--leader-elect=false",

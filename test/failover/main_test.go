@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 // failoverArgs are the flags the tests run the controller manager with,
 // as a user enabling cluster failover would pass them.
 var failoverArgs = []string{
+	"--controllers=*,scheduler",
 	"--feature-gates=Failover=true",
 	"--enable-no-execute-taint-eviction=true",
 	"--resource-eviction-rate=50",

@@ -57,10 +57,11 @@ func TestMain(m *testing.M) {
 }
 
 // startControllerManager runs propel-controller-manager as its own process
-// (log <LogDir>/<name>.log) and stops it when the test ends.
+// (log <LogDir>/<name>.log), with the in-process scheduler, and stops it
+// when the test ends.
 func startControllerManager(t *testing.T, name string, args ...string) *localenv.Process {
 	t.Helper()
-	base := []string{"--health-probe-bind-address=0", "--cluster-status-update-frequency=2s",
+	base := []string{"--controllers=*,scheduler", "--health-probe-bind-address=0", "--cluster-status-update-frequency=2s",
 		"--cluster-api-qps=200", "--cluster-api-burst=400"}
 	p, err := env.StartControllerManager(cmBin, name, append(base, args...)...)
 	if err != nil {

@@ -22,16 +22,15 @@ import (
 	"github.com/propel-mc/propel/test/harness"
 )
 
-// Karmada's stock arguments (karmada-flags/README.md, from Karmada's
-// artifacts/deploy manifests). Only the kubeconfig and certificate paths
-// and $(POD_IP) are replaced; the controller manager's --controllers gets
-// -scheduler, since Propel's '*' includes the in-process scheduler and
-// propel-scheduler runs beside it, as karmada-scheduler does.
+// Karmada's stock arguments (karmada-flags/README.md and
+// karmada-installers.md, from Karmada's artifacts/deploy manifests),
+// unchanged: only the kubeconfig and certificate paths and $(POD_IP) are
+// replaced.
 var (
 	stockControllerManagerArgs = []string{
 		"--kubeconfig=/etc/karmada/config/karmada.config",
 		"--cluster-status-update-frequency=10s",
-		"--controllers=*,-scheduler,hpaScaleTargetMarker,deploymentReplicasSyncer",
+		"--controllers=*,hpaScaleTargetMarker,deploymentReplicasSyncer",
 		"--feature-gates=AllAlpha=true,AllBeta=true",
 		"--metrics-bind-address=$(POD_IP):8080",
 		"--health-probe-bind-address=$(POD_IP):10357",
@@ -51,36 +50,81 @@ var (
 		"--logging-format=json",
 		"--v=4",
 	}
+	stockEstimatorArgs = []string{
+		"--kubeconfig=/etc/member1-kubeconfig",
+		"--cluster-name=member1",
+		"--grpc-auth-cert-file=/etc/karmada/pki/server/tls.crt",
+		"--grpc-auth-key-file=/etc/karmada/pki/server/tls.key",
+		"--grpc-client-ca-file=/etc/karmada/pki/server/ca.crt",
+		"--metrics-bind-address=$(POD_IP):8080",
+		"--health-probe-bind-address=$(POD_IP):10351",
+		"--feature-gates=AllAlpha=true,AllBeta=true",
+		"--logging-format=json",
+		"--v=4",
+	}
 )
 
-// localize replaces the kubeconfig and PKI paths and $(POD_IP) of args.
-func localize(args []string, kubeconfig, pki, podIP string) []string {
+// localize replaces the paths of args by the test environment's (old to
+// new in paths) and $(POD_IP) by podIP.
+func localize(args []string, paths map[string]string, podIP string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		a = strings.ReplaceAll(a, "/etc/karmada/config/karmada.config", kubeconfig)
-		a = strings.ReplaceAll(a, "/etc/karmada/pki", pki)
+		for old, repl := range paths {
+			a = strings.ReplaceAll(a, old, repl)
+		}
 		out[i] = strings.ReplaceAll(a, "$(POD_IP)", podIP)
 	}
 	return out
 }
 
-// podIPs are two loopback addresses standing for the two pods' IPs, so
-// both processes bind the stock ports (8080 twice) as in two pods.
-func podIPs() (string, string) {
+// podIPs are loopback addresses standing for pods' IPs, so that the
+// processes bind the stock ports (8080 each) as in separate pods.
+func podIPs() (cm, sched, est string) {
 	n := os.Getpid()
 	base := fmt.Sprintf("127.%d.%d.", 1+n%200, n/200%250)
-	return base + "2", base + "3"
+	return base + "2", base + "3", base + "4"
 }
 
-func buildScheduler(t *testing.T) string {
+// buildBinary compiles ./cmd/<name> into the environment's directory.
+func buildBinary(t *testing.T, name string) string {
 	t.Helper()
-	bin := filepath.Join(env.Dir, "propel-scheduler")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/propel-scheduler")
+	bin := filepath.Join(env.Dir, name)
+	build := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
 	build.Dir = harness.RepoRoot()
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build propel-scheduler: %v\n%s", err, out)
+		t.Fatalf("build %s: %v\n%s", name, err, out)
 	}
 	return bin
+}
+
+// stockPKI lays out certificates where Karmada's manifests mount them
+// (under dir instead of /etc/karmada/pki): the estimator's serving pair
+// and the scheduler's client pair, with the CA beside each.
+func stockPKI(t *testing.T, dir string) {
+	t.Helper()
+	server, err := env.PKI.IssueServing("stock-estimator-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := env.PKI.IssueClient("stock-estimator-client", "system:karmada:karmada-scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := os.ReadFile(filepath.Join(env.PKI.Dir, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sub, pair := range map[string]*localenv.CertPair{"server": server, "scheduler-estimator-client": client} {
+		files := map[string][]byte{"tls.crt": pair.CertPEM, "tls.key": pair.KeyPEM, "ca.crt": ca}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, sub, name), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 func healthy(ctx context.Context, url string) (bool, error) {
@@ -127,40 +171,60 @@ func jsonLog(t *testing.T, path string, want ...string) bool {
 	return found
 }
 
-// TestKarmadaStockArguments runs propel-controller-manager and
-// propel-scheduler with Karmada's own deployment arguments: both start,
-// answer their liveness probes on Karmada's ports, hold Karmada's Leases,
-// log JSON (naming the accepted-but-inactive flag, gates and controllers
-// once), and together propagate a Deployment.
+// TestKarmadaStockArguments runs propel-controller-manager,
+// propel-scheduler and propel-scheduler-estimator with Karmada's own
+// deployment arguments, unchanged: all start and answer their liveness
+// probes and plain-HTTP metrics scrapes on Karmada's ports, the first two
+// hold Karmada's Leases, all log JSON (naming their version, and the
+// accepted-but-inactive gates once), and together the controller manager
+// and the scheduler propagate a Deployment: the stock --controllers does
+// not start a second scheduler in the controller manager.
 func TestKarmadaStockArguments(t *testing.T) {
 	const ns = "lifecycle-stock"
 	createNamespace(t, names.SystemNamespace)
 	createNamespace(t, ns)
-	schedBin := buildScheduler(t)
-	cmIP, schedIP := podIPs()
+	schedBin := buildBinary(t, "propel-scheduler")
+	estBin := buildBinary(t, "propel-scheduler-estimator")
+	cmIP, schedIP, estIP := podIPs()
 	pki := t.TempDir()
+	stockPKI(t, pki)
+	member1 := env.Member("member1")
+	paths := map[string]string{
+		"/etc/karmada/config/karmada.config": env.ControllerManagerKubeconfig(),
+		"/etc/karmada/pki":                   pki,
+		"/etc/member1-kubeconfig":            member1.Kubeconfig,
+	}
 
-	cm, err := localenv.StartProcess("stock-controller-manager", cmBin, localize(stockControllerManagerArgs, env.ControllerManagerKubeconfig(), pki, cmIP), env.LogDir)
+	cm, err := localenv.StartProcess("stock-controller-manager", cmBin, localize(stockControllerManagerArgs, paths, cmIP), env.LogDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cm.Stop)
-	sched, err := localenv.StartProcess("stock-scheduler", schedBin, localize(stockSchedulerArgs, env.ControllerManagerKubeconfig(), pki, schedIP), env.LogDir)
+	sched, err := localenv.StartProcess("stock-scheduler", schedBin, localize(stockSchedulerArgs, paths, schedIP), env.LogDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(sched.Stop)
-	both := []*localenv.Process{cm, sched}
+	// In a pod the estimator's gRPC port (10352 on every address) is its
+	// own; here the processes share the host, so it listens on its
+	// stand-in pod IP only.
+	est, err := localenv.StartProcess("stock-scheduler-estimator", estBin, append(localize(stockEstimatorArgs, paths, estIP), "--bind-address="+estIP), env.LogDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(est.Stop)
+	all := []*localenv.Process{cm, sched, est}
 
-	harness.Eventually(t, "both /healthz answer 200 on Karmada's ports", func(ctx context.Context) (bool, error) {
-		a, err := healthy(ctx, "http://"+cmIP+":10357/healthz")
-		if err != nil || !a {
-			return false, err
+	harness.Eventually(t, "every /healthz answers 200 on Karmada's ports", func(ctx context.Context) (bool, error) {
+		for _, url := range []string{"http://" + cmIP + ":10357/healthz", "http://" + schedIP + ":10351/healthz", "http://" + estIP + ":10351/healthz"} {
+			if ok, err := healthy(ctx, url); err != nil || !ok {
+				return false, err
+			}
 		}
-		return healthy(ctx, "http://"+schedIP+":10351/healthz")
-	}, harness.Timeout(2*time.Minute), harness.WhileRunning(both...), harness.LogsIn(env.LogDir))
+		return true, nil
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning(all...), harness.LogsIn(env.LogDir))
 	harness.Eventually(t, "Leases karmada-controller-manager and karmada-scheduler held", func(ctx context.Context) (bool, error) {
-		for _, name := range []string{"karmada-controller-manager", "karmada-scheduler"} {
+		for _, name := range []string{names.ControllerManagerLease, names.SchedulerLease} {
 			lease := &coordinationv1.Lease{}
 			if err := env.Client.Get(ctx, client.ObjectKey{Namespace: names.SystemNamespace, Name: name}, lease); err != nil {
 				return false, client.IgnoreNotFound(err)
@@ -170,23 +234,41 @@ func TestKarmadaStockArguments(t *testing.T) {
 			}
 		}
 		return true, nil
-	}, harness.Timeout(2*time.Minute), harness.WhileRunning(both...), harness.LogsIn(env.LogDir))
-	waitClustersReady(t, both...)
+	}, harness.Timeout(2*time.Minute), harness.WhileRunning(all...), harness.LogsIn(env.LogDir))
+	waitClustersReady(t, all...)
 	createPolicy(t, ns, "stock")
 	deployed := createDeployments(t, ns, "stock", "stock", 1)
-	expectPropagated(t, ns, deployed, 3*time.Minute, both...)
+	expectPropagated(t, ns, deployed, 3*time.Minute, all...)
 
+	for addr, want := range map[string]string{
+		cmIP + ":8080":    "controller_runtime_reconcile_total",
+		schedIP + ":8080": "leader_election_master_status",
+		estIP + ":8080":   "", // only its RPC counter, empty until called
+	} {
+		body, err := harness.ScrapeMetrics(context.Background(), addr)
+		if err != nil {
+			t.Errorf("plain HTTP scrape of Karmada's metrics address: %v", err)
+		} else if !strings.Contains(body, want) {
+			t.Errorf("metrics at %s lack %s:\n%.2000s", addr, want, body)
+		}
+	}
 	// The stock --controllers=*,hpaScaleTargetMarker,deploymentReplicasSyncer
-	// turns on the two controllers that are off by default.
+	// turns on the two controllers that are off by default, and not the
+	// in-process scheduler.
 	for _, name := range []string{"hpa-scale-target-marker", "deployment-replicas-syncer"} {
 		if !jsonLog(t, cm.LogPath, "Starting Controller", name) {
 			t.Errorf("%s: the stock --controllers did not start %s", cm.LogPath, name)
 		}
 	}
-	if !jsonLog(t, cm.LogPath, "WorkloadAffinity", "no effect") {
-		t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", cm.LogPath)
+	if jsonLog(t, cm.LogPath, "Starting Controller", "scheduler-default-scheduler") {
+		t.Errorf("%s: the stock --controllers started the in-process scheduler beside propel-scheduler", cm.LogPath)
 	}
-	if !jsonLog(t, sched.LogPath, "WorkloadAffinity", "no effect") {
-		t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", sched.LogPath)
+	for _, p := range all {
+		if !jsonLog(t, p.LogPath, "WorkloadAffinity", "no effect") {
+			t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", p.LogPath)
+		}
+		if !jsonLog(t, p.LogPath, `"starting"`, `"version"`) {
+			t.Errorf("%s: the start-up log does not name the version", p.LogPath)
+		}
 	}
 }
