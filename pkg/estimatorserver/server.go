@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -35,6 +36,8 @@ type Estimator struct {
 	nodes   corelisters.NodeLister
 	pods    cache.SharedIndexInformer
 	now     func() time.Time
+	// running tracks the pod informer started by Start.
+	running sync.WaitGroup
 }
 
 // New returns the estimator of cluster, reading the member through kube.
@@ -60,7 +63,7 @@ func New(cluster string, kube kubernetes.Interface) *Estimator {
 // Start runs the informers until ctx ends and waits for their first list.
 func (e *Estimator) Start(ctx context.Context) error {
 	e.factory.Start(ctx.Done())
-	go e.pods.Run(ctx.Done())
+	e.running.Go(func() { e.pods.Run(ctx.Done()) })
 	for typ, ok := range e.factory.WaitForCacheSync(ctx.Done()) {
 		if !ok {
 			return fmt.Errorf("cluster %s: %v informer did not sync", e.cluster, typ)
@@ -70,6 +73,13 @@ func (e *Estimator) Start(ctx context.Context) error {
 		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
 	}
 	return nil
+}
+
+// Shutdown waits for the informers to stop once the context given to Start
+// has ended.
+func (e *Estimator) Shutdown() {
+	e.factory.Shutdown()
+	e.running.Wait()
 }
 
 // checkCluster rejects requests meant for another cluster, as Karmada's
