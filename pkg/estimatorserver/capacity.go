@@ -1,6 +1,7 @@
 package estimatorserver
 
 import (
+	"context"
 	"math"
 
 	corev1 "k8s.io/api/core/v1"
@@ -16,9 +17,12 @@ type nodeCapacity struct {
 
 // capacities computes every node's free capacity from its allocatable and
 // the requests of its unfinished pods.
-func capacities(nodes []*corev1.Node, podsOn func(node string) []*corev1.Pod) []nodeCapacity {
+func capacities(ctx context.Context, nodes []*corev1.Node, podsOn func(node string) []*corev1.Pod) ([]nodeCapacity, error) {
 	out := make([]nodeCapacity, 0, len(nodes))
 	for _, n := range nodes {
+		if err := interrupted(ctx); err != nil {
+			return nil, err
+		}
 		c := nodeCapacity{node: n, free: map[corev1.ResourceName]int64{}}
 		for name, q := range n.Status.Allocatable {
 			c.free[name] = amount(name, q)
@@ -35,7 +39,7 @@ func capacities(nodes []*corev1.Node, podsOn func(node string) []*corev1.Pod) []
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, nil
 }
 
 // fit is how many replicas needing r the node still holds.
@@ -62,11 +66,14 @@ func (c *nodeCapacity) take(r *requirement, k int64) {
 
 // place packs up to want replicas needing r first-fit onto the fitting
 // nodes and returns how many were placed.
-func place(nodes []nodeCapacity, r *requirement, want int64) int64 {
+func place(ctx context.Context, nodes []nodeCapacity, r *requirement, want int64) (int64, error) {
 	placed := int64(0)
 	for i := range nodes {
 		if placed >= want {
 			break
+		}
+		if err := interrupted(ctx); err != nil {
+			return 0, err
 		}
 		if !r.fits(nodes[i].node) {
 			continue
@@ -77,19 +84,22 @@ func place(nodes []nodeCapacity, r *requirement, want int64) int64 {
 			placed += k
 		}
 	}
-	return placed
+	return placed, nil
 }
 
 // maxReplicas is the sum of what every fitting node holds, at most
 // MaxInt32.
-func maxReplicas(nodes []nodeCapacity, r *requirement) int64 {
+func maxReplicas(ctx context.Context, nodes []nodeCapacity, r *requirement) (int64, error) {
 	total := int64(0)
 	for i := range nodes {
+		if err := interrupted(ctx); err != nil {
+			return 0, err
+		}
 		if r.fits(nodes[i].node) {
 			total = min(total+min(nodes[i].fit(r), math.MaxInt32), math.MaxInt32)
 		}
 	}
-	return total
+	return total, nil
 }
 
 // component is one decoded component of a set.
@@ -101,35 +111,44 @@ type component struct {
 // maxSets is the largest s such that a first-fit packing places s ×
 // replicas of every component, found by binary search between 0 and the
 // bound each component gives alone.
-func maxSets(nodes []nodeCapacity, comps []component) int64 {
+func maxSets(ctx context.Context, nodes []nodeCapacity, comps []component) (int64, error) {
 	upper := int64(math.MaxInt32)
 	for _, c := range comps {
 		if c.replicas > 0 {
-			upper = min(upper, maxReplicas(nodes, c.req)/c.replicas)
+			n, err := maxReplicas(ctx, nodes, c.req)
+			if err != nil {
+				return 0, err
+			}
+			upper = min(upper, n/c.replicas)
 		}
 	}
-	feasible := func(s int64) bool {
+	feasible := func(s int64) (bool, error) {
 		trial := clone(nodes)
 		for _, c := range comps {
 			if c.replicas <= 0 {
 				continue
 			}
-			if place(trial, c.req, s*c.replicas) < s*c.replicas {
-				return false
+			placed, err := place(ctx, trial, c.req, s*c.replicas)
+			if err != nil || placed < s*c.replicas {
+				return false, err
 			}
 		}
-		return true
+		return true, nil
 	}
 	lo, hi := int64(0), upper
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
-		if feasible(mid) {
+		ok, err := feasible(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return lo
+	return lo, nil
 }
 
 func clone(nodes []nodeCapacity) []nodeCapacity {

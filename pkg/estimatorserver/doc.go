@@ -17,8 +17,11 @@
 // StatefulSet whose PodScheduled condition has been False (Unschedulable)
 // for longer than the threshold.
 //
-// Every request is untrusted: the message size and every list are bounded
-// by estimatorwire, resource quantities, node affinity and tolerations are
-// decoded with errors naming the field (gRPC InvalidArgument), and the
-// arithmetic saturates at MaxInt32 replicas.
+// Every request is untrusted: the message size, every list and the
+// request's totals are bounded by estimatorwire before anything is
+// decoded, resource quantities, node affinity and tolerations are decoded
+// with errors naming the field (gRPC InvalidArgument), and the arithmetic
+// saturates at MaxInt32 replicas. At most MaxConcurrentRequests requests
+// are held at once, and the computation stops when the caller's context
+// ends.
 package estimatorserver

@@ -29,6 +29,7 @@ func unary[Req any, Res any, PReq interface {
 	estimatorwire.Message
 }](fullMethod string, call func(service, context.Context, PReq) (Res, error)) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+		defer releaseSlot(ctx)
 		in := PReq(new(Req))
 		if err := dec(in); err != nil {
 			return nil, err
@@ -64,12 +65,18 @@ type TLSFiles struct {
 }
 
 // NewGRPCServer returns a gRPC server with e registered: the estimator
-// codec, MaxMessageSize for requests, and TLS when files.CertFile is set.
+// codec, MaxMessageSize for requests, at most MaxConcurrentRequests
+// requests at once, and TLS when files.CertFile is set.
 func NewGRPCServer(e *Estimator, files TLSFiles, extra ...grpc.ServerOption) (*grpc.Server, error) {
+	return newGRPCServer(e, files, MaxConcurrentRequests, extra...)
+}
+
+func newGRPCServer(e *Estimator, files TLSFiles, concurrent int, extra ...grpc.ServerOption) (*grpc.Server, error) {
 	opts := []grpc.ServerOption{
 		grpc.ForceServerCodec(estimatorwire.Codec{}),
 		grpc.MaxRecvMsgSize(estimatorwire.MaxMessageSize),
 		grpc.MaxConcurrentStreams(1000),
+		grpc.InTapHandle(newRequestSlots(concurrent).admit),
 	}
 	if files.CertFile != "" || files.KeyFile != "" {
 		cert, err := tls.LoadX509KeyPair(files.CertFile, files.KeyFile)

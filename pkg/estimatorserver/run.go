@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,7 +32,14 @@ func countRequests(ctx context.Context, req any, info *grpc.UnaryServerInfo, han
 	return res, err
 }
 
-// Run serves the estimator of o.ClusterName until ctx ends.
+// gracePeriod bounds how long stopping waits for requests in progress
+// before cancelling them.
+const gracePeriod = 10 * time.Second
+
+// Run serves the estimator of o.ClusterName until ctx ends. It binds every
+// address before serving on any, so that an address in use fails the
+// start at once, and whenever it returns it has stopped everything it
+// started: servers, listeners and informers.
 func Run(ctx context.Context, o *Options) error {
 	logger := klog.FromContext(ctx).WithName("scheduler-estimator")
 	o.warnInactive(logger)
@@ -52,16 +60,58 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	addr := net.JoinHostPort(o.BindAddress, strconv.Itoa(o.ServerPort))
-	lis, err := net.Listen("tcp", addr)
+	synced := make(chan struct{})
+	servers := httpServers(o, synced)
+	listeners, err := listen(net.JoinHostPort(o.BindAddress, strconv.Itoa(o.ServerPort)), servers)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
+		return err
 	}
+	grpcListener := listeners[len(servers)]
 
+	ctx, cancel := context.WithCancel(ctx)
+	var serving sync.WaitGroup
+	errs := make(chan error, len(servers)+1)
+	for i, s := range servers {
+		serving.Go(func() {
+			if err := s.Serve(listeners[i]); !errors.Is(err, http.ErrServerClosed) {
+				errs <- fmt.Errorf("serve %s: %w", s.Addr, err)
+			}
+		})
+	}
+	stop := func() {
+		stopGRPC(srv)
+		_ = grpcListener.Close() // when Serve never took it
+		for _, s := range servers {
+			_ = s.Close()
+		}
+		cancel()
+		est.Shutdown()
+		serving.Wait()
+	}
+	if err := est.Start(ctx); err != nil {
+		stop()
+		return err
+	}
+	close(synced)
+	logger.Info("serving estimator", "cluster", klog.KRef("", o.ClusterName), "address", grpcListener.Addr().String())
+	serving.Go(func() {
+		if err := srv.Serve(grpcListener); err != nil {
+			errs <- fmt.Errorf("serve gRPC on %s: %w", grpcListener.Addr(), err)
+		}
+	})
+	select {
+	case <-ctx.Done():
+	case err = <-errs:
+	}
+	stop()
+	return err
+}
+
+// httpServers are the health probe and metrics servers o enables.
+func httpServers(o *Options, synced <-chan struct{}) []*http.Server {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(requestsTotal)
-	synced := make(chan struct{})
-	servers := []*http.Server{}
+	var servers []*http.Server
 	if o.HealthProbeBindAddress != "0" && o.HealthProbeBindAddress != "" {
 		mux := http.NewServeMux()
 		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
@@ -80,27 +130,43 @@ func Run(ctx context.Context, o *Options) error {
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 		servers = append(servers, &http.Server{Addr: o.MetricsBindAddress, Handler: mux, ReadHeaderTimeout: 10 * time.Second})
 	}
-	errs := make(chan error, len(servers)+1)
+	return servers
+}
+
+// listen binds the servers' addresses, then grpcAddr, returning the
+// listeners in that order; on failure it closes those it opened.
+func listen(grpcAddr string, servers []*http.Server) ([]net.Listener, error) {
+	addrs := make([]string, 0, len(servers)+1)
 	for _, s := range servers {
-		go func() {
-			if err := s.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				errs <- fmt.Errorf("serve %s: %w", s.Addr, err)
+		addrs = append(addrs, s.Addr)
+	}
+	addrs = append(addrs, grpcAddr)
+	listeners := make([]net.Listener, 0, len(addrs))
+	for _, addr := range addrs {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			for _, l := range listeners {
+				_ = l.Close()
 			}
-		}()
+			return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		}
+		listeners = append(listeners, l)
 	}
-	if err := est.Start(ctx); err != nil {
-		return err
-	}
-	close(synced)
-	logger.Info("serving estimator", "cluster", klog.KRef("", o.ClusterName), "address", lis.Addr().String())
-	go func() { errs <- srv.Serve(lis) }()
+	return listeners, nil
+}
+
+// stopGRPC lets the requests in progress finish for up to gracePeriod,
+// then cancels them.
+func stopGRPC(srv *grpc.Server) {
+	done := make(chan struct{})
+	go func() {
+		srv.GracefulStop()
+		close(done)
+	}()
 	select {
-	case <-ctx.Done():
-	case err = <-errs:
+	case <-done:
+	case <-time.After(gracePeriod):
+		srv.Stop()
+		<-done
 	}
-	srv.GracefulStop()
-	for _, s := range servers {
-		_ = s.Close()
-	}
-	return err
 }

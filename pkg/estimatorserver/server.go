@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -26,10 +27,6 @@ import (
 // podNodeIndex indexes pods by spec.nodeName ("" for unassigned pods).
 const podNodeIndex = "nodeName"
 
-// maxAssumedComponents bounds the components of all assumed workloads of
-// one request together: each is packed over every node.
-const maxAssumedComponents = 4096
-
 // Estimator answers the estimator RPCs for one member cluster from
 // informers over its Nodes and unfinished Pods.
 type Estimator struct {
@@ -39,6 +36,8 @@ type Estimator struct {
 	nodes   corelisters.NodeLister
 	pods    cache.SharedIndexInformer
 	now     func() time.Time
+	// running tracks the pod informer started by Start.
+	running sync.WaitGroup
 }
 
 // New returns the estimator of cluster, reading the member through kube.
@@ -64,7 +63,7 @@ func New(cluster string, kube kubernetes.Interface) *Estimator {
 // Start runs the informers until ctx ends and waits for their first list.
 func (e *Estimator) Start(ctx context.Context) error {
 	e.factory.Start(ctx.Done())
-	go e.pods.Run(ctx.Done())
+	e.running.Go(func() { e.pods.Run(ctx.Done()) })
 	for typ, ok := range e.factory.WaitForCacheSync(ctx.Done()) {
 		if !ok {
 			return fmt.Errorf("cluster %s: %v informer did not sync", e.cluster, typ)
@@ -74,6 +73,13 @@ func (e *Estimator) Start(ctx context.Context) error {
 		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
 	}
 	return nil
+}
+
+// Shutdown waits for the informers to stop once the context given to Start
+// has ended.
+func (e *Estimator) Shutdown() {
+	e.factory.Shutdown()
+	e.running.Wait()
 }
 
 // checkCluster rejects requests meant for another cluster, as Karmada's
@@ -86,7 +92,7 @@ func (e *Estimator) checkCluster(cluster string) error {
 }
 
 // snapshot is the free capacity of every node now.
-func (e *Estimator) snapshot() ([]nodeCapacity, error) {
+func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 	nodes, err := e.nodes.List(labels.Everything())
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
@@ -100,33 +106,38 @@ func (e *Estimator) snapshot() ([]nodeCapacity, error) {
 		}
 		return 0
 	})
-	return capacities(nodes, func(node string) []*corev1.Pod {
+	return capacities(ctx, nodes, func(node string) []*corev1.Pod {
 		objs, _ := e.pods.GetIndexer().ByIndex(podNodeIndex, node)
 		pods := make([]*corev1.Pod, 0, len(objs))
 		for _, o := range objs {
 			pods = append(pods, o.(*corev1.Pod))
 		}
 		return pods
-	}), nil
+	})
 }
 
 // deductAssumed packs the assumed workloads onto nodes.
-func deductAssumed(nodes []nodeCapacity, assumed []estimatorwire.AssumedWorkload) error {
+func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []estimatorwire.AssumedWorkload) error {
 	n := 0
 	for i := range assumed {
 		n += len(assumed[i].Components)
 	}
-	if n > maxAssumedComponents {
-		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, maxAssumedComponents)
+	if n > estimatorwire.MaxRequestComponents {
+		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, estimatorwire.MaxRequestComponents)
 	}
 	for i := range assumed {
 		for j, c := range assumed[i].Components {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
 			r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
 			if err != nil {
-				return status.Errorf(codes.InvalidArgument, "assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
+				return invalid("assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
 			}
 			if c.Replicas > 0 {
-				place(nodes, r, int64(c.Replicas))
+				if _, err := place(ctx, nodes, r, int64(c.Replicas)); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -134,27 +145,31 @@ func deductAssumed(nodes []nodeCapacity, assumed []estimatorwire.AssumedWorkload
 }
 
 // MaxAvailableReplicas answers how many replicas the cluster holds.
-func (e *Estimator) MaxAvailableReplicas(_ context.Context, req *estimatorwire.MaxAvailableReplicasRequest) (*estimatorwire.MaxAvailableReplicasResponse, error) {
+func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *estimatorwire.MaxAvailableReplicasRequest) (*estimatorwire.MaxAvailableReplicasResponse, error) {
 	if err := e.checkCluster(req.Cluster); err != nil {
 		return nil, err
 	}
 	r, err := decodeRequirement(req.ReplicaRequirements.NodeClaim, req.ReplicaRequirements.ResourceRequestBytes)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "replicaRequirements.%v", err)
+		return nil, invalid("replicaRequirements.%v", err)
 	}
-	nodes, err := e.snapshot()
+	nodes, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := deductAssumed(nodes, req.AssumedWorkloads); err != nil {
+	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	return &estimatorwire.MaxAvailableReplicasResponse{MaxReplicas: int32(maxReplicas(nodes, r))}, nil
+	n, err := maxReplicas(ctx, nodes, r)
+	if err != nil {
+		return nil, err
+	}
+	return &estimatorwire.MaxAvailableReplicasResponse{MaxReplicas: int32(n)}, nil
 }
 
 // MaxAvailableComponentSets answers how many complete component sets the
 // cluster holds.
-func (e *Estimator) MaxAvailableComponentSets(_ context.Context, req *estimatorwire.MaxAvailableComponentSetsRequest) (*estimatorwire.MaxAvailableComponentSetsResponse, error) {
+func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *estimatorwire.MaxAvailableComponentSetsRequest) (*estimatorwire.MaxAvailableComponentSetsResponse, error) {
 	if err := e.checkCluster(req.Cluster); err != nil {
 		return nil, err
 	}
@@ -163,9 +178,12 @@ func (e *Estimator) MaxAvailableComponentSets(_ context.Context, req *estimatorw
 	}
 	comps := make([]component, 0, len(req.Components))
 	for i, c := range req.Components {
+		if err := interrupted(ctx); err != nil {
+			return nil, err
+		}
 		r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
 		if err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "components[%d] (%q).replicaRequirements.%v", i, c.Name, err)
+			return nil, invalid("components[%d] (%q).replicaRequirements.%v", i, c.Name, err)
 		}
 		comps = append(comps, component{req: r, replicas: int64(c.Replicas)})
 	}
@@ -173,14 +191,18 @@ func (e *Estimator) MaxAvailableComponentSets(_ context.Context, req *estimatorw
 	slices.SortStableFunc(comps, func(a, b component) int {
 		return compareSize(b.req, a.req)
 	})
-	nodes, err := e.snapshot()
+	nodes, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := deductAssumed(nodes, req.AssumedWorkloads); err != nil {
+	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	return &estimatorwire.MaxAvailableComponentSetsResponse{MaxSets: int32(min(maxSets(nodes, comps), math.MaxInt32))}, nil
+	sets, err := maxSets(ctx, nodes, comps)
+	if err != nil {
+		return nil, err
+	}
+	return &estimatorwire.MaxAvailableComponentSetsResponse{MaxSets: int32(min(sets, math.MaxInt32))}, nil
 }
 
 // compareSize orders requirements by CPU, then memory.
@@ -215,6 +237,9 @@ func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *estimator
 	now := e.now()
 	n := int32(0)
 	for _, o := range objs {
+		if err := interrupted(ctx); err != nil {
+			return nil, err
+		}
 		p := o.(*corev1.Pod)
 		if p.Spec.NodeName != "" || p.DeletionTimestamp != nil || !selector.Matches(labels.Set(p.Labels)) {
 			continue

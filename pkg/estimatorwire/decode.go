@@ -7,8 +7,9 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// Limits bound what one decoded message may hold; a message over a limit
-// is rejected. gRPC bounds the message size (MaxMessageSize) first.
+// Limits bound what one decoded list or map may hold; a message over a
+// limit is rejected. gRPC bounds the message size (MaxMessageSize) first,
+// and the request totals (totals.go) bound the lists together.
 const (
 	// MaxMessageSize is the largest message the estimator server accepts.
 	MaxMessageSize = 4 << 20
@@ -245,6 +246,9 @@ func (m *ObjectReference) decode(b []byte) error {
 // Unmarshal decodes the request, replacing m.
 func (m *MaxAvailableReplicasRequest) Unmarshal(b []byte) error {
 	*m = MaxAvailableReplicasRequest{}
+	if err := checkTotals("MaxAvailableReplicasRequest", maxAvailableReplicasShape, b); err != nil {
+		return err
+	}
 	return unmarshal("MaxAvailableReplicasRequest", b, func(f field) error {
 		if !f.bytes() {
 			return nil
@@ -272,6 +276,9 @@ func (m *MaxAvailableReplicasResponse) Unmarshal(b []byte) error {
 // Unmarshal decodes the request, replacing m.
 func (m *MaxAvailableComponentSetsRequest) Unmarshal(b []byte) error {
 	*m = MaxAvailableComponentSetsRequest{}
+	if err := checkTotals("MaxAvailableComponentSetsRequest", maxAvailableComponentSetsShape, b); err != nil {
+		return err
+	}
 	return unmarshal("MaxAvailableComponentSetsRequest", b, func(f field) error {
 		if !f.bytes() {
 			return nil

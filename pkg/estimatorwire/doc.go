@@ -10,6 +10,8 @@
 // NodeSelector, Toleration) embedded as their own protobuf bytes.
 //
 // Decoding is for untrusted input: every repeated field and map has a
-// bound (Limits), unknown fields are skipped, and malformed input is an
-// error naming the message and field, never a panic.
+// bound (Limits), a request's elements together have bounds (Totals)
+// checked on the wire before it is decoded, unknown fields are skipped,
+// and malformed input is an error naming the message and field, never a
+// panic.
 package estimatorwire
