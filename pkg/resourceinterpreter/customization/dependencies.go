@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
+	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
 // GetDependencies implements layer.Layer: every dependency script of the

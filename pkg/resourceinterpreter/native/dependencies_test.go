@@ -101,4 +101,3 @@ func TestGetDependencies(t *testing.T) {
 		})
 	}
 }
-
