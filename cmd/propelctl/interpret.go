@@ -18,8 +18,10 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
 
 type interpretOptions struct {
@@ -116,7 +118,7 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	}
 	var results []customization.Result
 	if len(o.files) > 0 {
-		results, err = customization.RunOperation(cmd.Context(), rics, op, args)
+		results, err = customization.RunOperation(cmd.Context(), rics, op, args, checkedLayer)
 	} else {
 		results, err = builtin.Run(cmd.Context(), op, args)
 	}
@@ -125,6 +127,10 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 	}
 	return printResults(cmd.OutOrStdout(), o.output, results)
 }
+
+// checkedLayer puts the facade, and with it every check the controller
+// applies to an answer, in front of the -f customizations.
+func checkedLayer(l layer.Layer) customization.Operator { return resourceinterpreter.New(l) }
 
 // printResults writes Karmada's "---\n# [i/N] name:\nvalue" blocks, or one
 // JSON object keyed by result name.

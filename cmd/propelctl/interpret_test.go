@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 const workload = `apiVersion: workload.example.io/v1alpha1
@@ -230,4 +235,102 @@ func TestInterpretCheckBuiltin(t *testing.T) {
 	if got := strings.Count(out, "SOURCE: declarative-configuration-"); got != 27 {
 		t.Errorf("checked %d built-in customizations, want 27", got)
 	}
+}
+
+// customizationFile writes a Workload customization with the given rules
+// (YAML, indented under customizations:) and returns its path.
+func customizationFile(t *testing.T, rules string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	doc := `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: hostile}
+spec:
+  target: {apiVersion: workload.example.io/v1alpha1, kind: Workload}
+  customizations:
+` + rules
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// The command refuses what the controller's facade refuses, with the same
+// error: it used to print "replica": -2147483648 for 0/0 and 2 for 2.5.
+func TestInterpretAppliesControllerChecks(t *testing.T) {
+	_, desired, _ := files(t)
+	script := func(entry, body string) string {
+		return "    " + entry + ":\n      luaScript: |\n" + "        " + strings.ReplaceAll(body, "\n", "\n        ") + "\n"
+	}
+	replicas := func(ret string) string {
+		return script("replicaResource", "function GetReplicas(obj)\n  return "+ret+"\nend")
+	}
+	deps := func(body string) string {
+		return script("dependencyInterpretation", "function GetDependencies(obj)\n  "+body+"\nend")
+	}
+	revise := script("replicaRevision", "function ReviseReplica(obj, r)\n  obj.metadata.namespace = \"kube-system\"\n  return obj\nend")
+	const prefix = "customization InterpretReplica of workload.example.io/v1alpha1/Workload default/nginx: "
+	cases := []struct {
+		name, rules, op string
+		want            []string
+	}{
+		{"NaN", replicas("0/0"), "InterpretReplica", []string{prefix, "returned replicas NaN: replicas must be an integer between 0 and 2147483647"}},
+		{"infinity", replicas("1/0"), "InterpretReplica", []string{prefix, "returned replicas +Inf: replicas must be an integer"}},
+		{"fraction", replicas("2.5"), "InterpretReplica", []string{prefix, "returned replicas 2.5: replicas must be an integer"}},
+		{"negative request", replicas(`1, {resourceRequest = {cpu = "-100"}}`), "InterpretReplica", []string{prefix, "answered resourceRequest.cpu is -100: resource requests must not be negative"}},
+		{"identity", revise, "ReviseReplica", []string{`metadata.namespace is "kube-system", want "default"`}},
+		{"too many dependencies", deps(`local t = {} for i = 1, 5000 do t[i] = {kind = "ConfigMap"} end return t`), "InterpretDependency",
+			[]string{"invalid dependencies: 5000 references: an answer may name at most 512 dependencies"}},
+		{"other namespace", deps(`return {{apiVersion = "v1", kind = "Secret", namespace = "kube-system", name = "admin"}}`), "InterpretDependency",
+			[]string{`dependencies[0] (Secret admin) is in namespace "kube-system", not "default"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := customizationFile(t, c.rules)
+			out, err := runInterpret(t, "", "-f", file, "--operation", c.op, "--desired-file", desired, "--desired-replica", "2", "-o", "json")
+			if err == nil {
+				t.Fatalf("accepted:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			// The controller's facade gives the same error.
+			want := controllerError(t, file, c.op, desired)
+			if err.Error() != "execute "+c.op+": "+want.Error() {
+				t.Errorf("command error %q, controller error %q", err, want)
+			}
+		})
+	}
+}
+
+// controllerError runs op as the controller does (the customization layer
+// behind the facade) and returns its error.
+func controllerError(t *testing.T, file, op, desired string) error {
+	t.Helper()
+	rics, err := loadCustomizations([]string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := loadObject(desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := customization.New(customization.Options{})
+	l.LoadConfig(rics)
+	ri := resourceinterpreter.New(l, native.New())
+	ctx := context.Background()
+	switch op {
+	case "InterpretReplica":
+		_, _, err = ri.GetReplicas(ctx, obj)
+	case "ReviseReplica":
+		_, err = ri.ReviseReplica(ctx, obj, 2)
+	case "InterpretDependency":
+		_, err = ri.GetDependencies(ctx, obj)
+	}
+	if err == nil {
+		t.Fatalf("the controller accepts %s", op)
+	}
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
 
@@ -70,12 +71,30 @@ func checkSpecReplicas(obj *unstructured.Unstructured) error {
 	return nil
 }
 
-// checkDependencyNamespaces rejects dependencies of a namespaced object that
-// name another namespace (an empty namespace means the object's own). The
-// dependencies distributor creates their bindings in the workload's
-// namespace, so a dependency elsewhere would let anyone who may create a
-// workload propagate, say, a Secret of kube-system.
-func checkDependencyNamespaces(obj *unstructured.Unstructured, deps []configv1alpha1.DependentObjectReference) error {
+// checkReplicas rejects a replica count that is not valid and
+// requirements with a negative resource request: charged to a binding, a
+// negative request would lower a FederatedResourceQuota's usage.
+func checkReplicas(n int32, reqs *workv1alpha2.ReplicaRequirements) error {
+	if _, err := layer.ReplicasFromInt64(int64(n)); err != nil {
+		return fmt.Errorf("answered replicas %w", err)
+	}
+	if err := layer.CheckRequirements(reqs); err != nil {
+		return fmt.Errorf("answered %w", err)
+	}
+	return nil
+}
+
+// checkDependencies rejects more than layer.MaxDependencies references
+// (the layers validate their own answers, but one layer may unite several:
+// the Lua customizations of a kind) and dependencies of a namespaced
+// object that name another namespace (an empty namespace means the
+// object's own). The dependencies distributor creates their bindings in
+// the workload's namespace, so a dependency elsewhere would let anyone who
+// may create a workload propagate, say, a Secret of kube-system.
+func checkDependencies(obj *unstructured.Unstructured, deps []configv1alpha1.DependentObjectReference) error {
+	if err := layer.CheckDependencyCount(len(deps)); err != nil {
+		return err
+	}
 	ns := obj.GetNamespace()
 	if ns == "" {
 		return nil

@@ -7,9 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
@@ -33,6 +36,44 @@ func TestNegativeReplicasRejected(t *testing.T) {
 	want := "customization InterpretReplica of workload.example.io/v1alpha1/Workload default/nginx: answered replicas -1: replicas must be an integer"
 	if !errors.Is(err, layer.ErrInvalidReplicas) || err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error = %v, want %q", err, want)
+	}
+}
+
+// A negative request, charged to a binding, would lower a
+// FederatedResourceQuota's usage: every layer's answer is refused.
+func TestNegativeRequestsRejected(t *testing.T) {
+	reqs := &workv1alpha2.ReplicaRequirements{ResourceRequest: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("-100")}}
+	_, _, err := answering(&fakeLayer{replicas: 1, reqs: reqs}).GetReplicas(context.Background(), workload())
+	want := "customization InterpretReplica of workload.example.io/v1alpha1/Workload default/nginx: answered resourceRequest.cpu is -100: resource requests must not be negative"
+	if !errors.Is(err, layer.ErrNegativeRequest) || err.Error() != want {
+		t.Fatalf("error = %v, want %q", err, want)
+	}
+	comps := []workv1alpha2.Component{{Name: "main", Replicas: 1, ReplicaRequirements: &workv1alpha2.ComponentReplicaRequirements{ResourceRequest: reqs.ResourceRequest}}}
+	f := &fakeLayer{comps: comps}
+	f.name, f.hooks = "customization", map[configv1alpha1.InterpreterOperation]bool{configv1alpha1.InterpreterOperationInterpretComponent: true}
+	_, err = New(f, &fakeLayer{name: "native"}).GetComponents(context.Background(), workload())
+	if !errors.Is(err, layer.ErrNegativeRequest) || !strings.Contains(err.Error(), "answered components[0] (main): replicaRequirements.resourceRequest.cpu is -100") {
+		t.Fatalf("components: error = %v", err)
+	}
+	reqs.ResourceRequest[corev1.ResourceCPU] = resource.MustParse("100m")
+	if _, got, err := answering(&fakeLayer{replicas: 1, reqs: reqs}).GetReplicas(context.Background(), workload()); err != nil || got == nil {
+		t.Fatalf("a positive request: %v, %v", got, err)
+	}
+}
+
+// One layer may unite the answers of several hooks: the union is capped
+// as each answer is.
+func TestTooManyDependenciesRejected(t *testing.T) {
+	deps := make([]configv1alpha1.DependentObjectReference, layer.MaxDependencies+1)
+	for i := range deps {
+		deps[i] = configv1alpha1.DependentObjectReference{APIVersion: "v1", Kind: "Secret", Name: "s"}
+	}
+	_, err := answering(&fakeLayer{deps: deps}).GetDependencies(context.Background(), workload())
+	if !errors.Is(err, layer.ErrTooManyDependencies) {
+		t.Fatalf("error = %v", err)
+	}
+	if _, err := answering(&fakeLayer{deps: deps[:layer.MaxDependencies]}).GetDependencies(context.Background(), workload()); err != nil {
+		t.Fatalf("%d dependencies: %v", layer.MaxDependencies, err)
 	}
 }
 

@@ -135,7 +135,8 @@ func call[T any](ctx context.Context, i *Interpreter, obj *unstructured.Unstruct
 	return out, nil
 }
 
-// GetReplicas returns the replicas and per-replica requirements of a template.
+// GetReplicas returns the replicas and per-replica requirements of a
+// template: a valid replica count and no negative resource request.
 func (i *Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
 	type result struct {
 		replicas int32
@@ -143,9 +144,8 @@ func (i *Interpreter) GetReplicas(ctx context.Context, obj *unstructured.Unstruc
 	}
 	r, err := call(ctx, i, obj, configv1alpha1.InterpreterOperationInterpretReplica, true, func(l layer.Layer) (result, error) {
 		n, reqs, err := l.GetReplicas(ctx, obj)
-		if err == nil && n < 0 {
-			_, err = layer.ReplicasFromInt64(int64(n))
-			err = fmt.Errorf("answered replicas %w", err)
+		if err == nil {
+			err = checkReplicas(n, reqs)
 		}
 		return result{n, reqs}, err
 	})
@@ -179,7 +179,14 @@ func (i *Interpreter) ReviseReplica(ctx context.Context, obj *unstructured.Unstr
 // workload. Only webhooks and Lua customizations answer it.
 func (i *Interpreter) GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
 	return call(ctx, i, obj, configv1alpha1.InterpreterOperationInterpretComponent, false, func(l layer.Layer) ([]workv1alpha2.Component, error) {
-		return l.GetComponents(ctx, obj)
+		comps, err := l.GetComponents(ctx, obj)
+		if err != nil {
+			return nil, err
+		}
+		if err := layer.CheckComponents(comps); err != nil {
+			return nil, fmt.Errorf("answered %w", err)
+		}
+		return comps, nil
 	})
 }
 
@@ -225,7 +232,7 @@ func (i *Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Uns
 		if err != nil {
 			return nil, err
 		}
-		if err := checkDependencyNamespaces(obj, deps); err != nil {
+		if err := checkDependencies(obj, deps); err != nil {
 			return nil, err
 		}
 		return deps, nil

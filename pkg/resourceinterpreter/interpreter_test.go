@@ -28,6 +28,10 @@ type fakeLayer struct {
 	// GetDependencies returns.
 	answer *unstructured.Unstructured
 	deps   []configv1alpha1.DependentObjectReference
+	// reqs are GetReplicas's requirements; comps, when set, what
+	// GetComponents returns.
+	reqs  *workv1alpha2.ReplicaRequirements
+	comps []workv1alpha2.Component
 }
 
 func (f *fakeLayer) Name() string { return f.name }
@@ -39,13 +43,16 @@ func (f *fakeLayer) HookEnabled(_ schema.GroupVersionKind, op configv1alpha1.Int
 }
 func (f *fakeLayer) GetReplicas(context.Context, *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
 	f.calls++
-	return f.replicas, nil, f.err
+	return f.replicas, f.reqs, f.err
 }
 func (f *fakeLayer) ReviseReplica(context.Context, *unstructured.Unstructured, int64) (*unstructured.Unstructured, error) {
 	return f.answer, f.err
 }
 func (f *fakeLayer) GetComponents(context.Context, *unstructured.Unstructured) ([]workv1alpha2.Component, error) {
 	f.calls++
+	if f.comps != nil {
+		return f.comps, nil
+	}
 	return []workv1alpha2.Component{{Name: f.name}}, nil
 }
 func (f *fakeLayer) Retain(context.Context, *unstructured.Unstructured, *unstructured.Unstructured) (*unstructured.Unstructured, error) {

@@ -24,10 +24,15 @@ type Admitter struct {
 
 // Admit charges the change from oldSpec's placement to newSpec's to every
 // quota of namespace, or refuses it with a *usage.Exceeded naming the
-// first quota and resource it would exceed (nothing is charged then).
+// first quota and resource it would exceed (nothing is charged then). A
+// newSpec with a negative request or replica count is refused with an
+// error wrapping usage.ErrNegativeCharge (the caller names the binding).
 // Quota statuses are updated only when every quota admits; a conflict
 // re-runs the whole evaluation.
 func (a *Admitter) Admit(ctx context.Context, namespace string, oldSpec, newSpec *workv1alpha2.ResourceBindingSpec) error {
+	if err := usage.CheckBinding(newSpec); err != nil {
+		return fmt.Errorf("refuse the placement: %w", err)
+	}
 	delta := usage.Delta(usage.OfBinding(oldSpec), usage.OfBinding(newSpec))
 	if len(delta) == 0 {
 		return nil

@@ -122,6 +122,11 @@ func (r *Reconciler) collect(ctx context.Context, frq *policyv1alpha1.FederatedR
 	if err := r.client.List(ctx, &bindings, client.InNamespace(frq.Namespace)); err != nil {
 		return fmt.Errorf("list ResourceBindings: %w", err)
 	}
+	for i := range bindings.Items {
+		if err := usage.CheckBinding(&bindings.Items[i].Spec); err != nil {
+			log.FromContext(ctx).Error(err, "binding charges nothing for its negative requests", "binding", klog.KObj(&bindings.Items[i]))
+		}
+	}
 	used := OverallUsed(bindings.Items, frq.Spec.Overall)
 	if apiequality.Semantic.DeepEqual(frq.Status.Overall, frq.Spec.Overall) && apiequality.Semantic.DeepEqual(frq.Status.OverallUsed, used) {
 		return nil

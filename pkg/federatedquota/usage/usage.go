@@ -5,6 +5,7 @@
 package usage
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -19,7 +20,9 @@ import (
 // (sum over components of replicas x request) x number of target
 // clusters; otherwise request x the replicas summed over target clusters.
 // Zero quantities are left out; a binding without requests or clusters
-// charges nothing.
+// charges nothing. Negative requests and replica counts (see
+// CheckBinding) charge nothing: a negative charge would lower, or erase,
+// what a quota records as used by other bindings.
 func OfBinding(spec *workv1alpha2.ResourceBindingSpec) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	if len(spec.Components) > 0 {
@@ -36,23 +39,70 @@ func OfBinding(spec *workv1alpha2.ResourceBindingSpec) corev1.ResourceList {
 	}
 	var replicas int64
 	for _, tc := range spec.Clusters {
-		replicas += int64(tc.Replicas)
+		replicas += max(int64(tc.Replicas), 0)
 	}
 	addTimes(out, spec.ReplicaRequirements.ResourceRequest, replicas)
 	return nonZero(out)
 }
 
 func addTimes(into, per corev1.ResourceList, n int64) {
-	if n == 0 {
+	if n <= 0 {
 		return
 	}
 	for name, q := range per {
+		if q.Sign() < 0 {
+			continue
+		}
 		v := q.DeepCopy()
 		v.Mul(n)
 		total := into[name]
 		total.Add(v)
 		into[name] = total
 	}
+}
+
+// ErrNegativeCharge is wrapped by the error of a binding whose placement
+// would charge a negative quantity.
+var ErrNegativeCharge = errors.New("a quota charge must not be negative")
+
+// CheckBinding reports a negative resource request or replica count in
+// spec, which OfBinding leaves out. The interpreter refuses such
+// requirements; a binding written with them by other means is refused a
+// new placement (Admit) rather than charged.
+func CheckBinding(spec *workv1alpha2.ResourceBindingSpec) error {
+	for i, c := range spec.Components {
+		if c.Replicas < 0 {
+			return fmt.Errorf("spec.components[%d].replicas is %d: %w", i, c.Replicas, ErrNegativeCharge)
+		}
+		if c.ReplicaRequirements != nil {
+			if err := checkRequests(fmt.Sprintf("spec.components[%d].replicaRequirements.resourceRequest", i), c.ReplicaRequirements.ResourceRequest); err != nil {
+				return err
+			}
+		}
+	}
+	for i, tc := range spec.Clusters {
+		if tc.Replicas < 0 {
+			return fmt.Errorf("spec.clusters[%d].replicas is %d: %w", i, tc.Replicas, ErrNegativeCharge)
+		}
+	}
+	if spec.ReplicaRequirements != nil {
+		return checkRequests("spec.replicaRequirements.resourceRequest", spec.ReplicaRequirements.ResourceRequest)
+	}
+	return nil
+}
+
+func checkRequests(path string, list corev1.ResourceList) error {
+	names := make([]string, 0, len(list))
+	for n := range list {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if q := list[corev1.ResourceName(n)]; q.Sign() < 0 {
+			return fmt.Errorf("%s.%s is %s: %w", path, n, q.String(), ErrNegativeCharge)
+		}
+	}
+	return nil
 }
 
 func nonZero(l corev1.ResourceList) corev1.ResourceList {

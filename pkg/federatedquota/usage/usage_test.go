@@ -95,3 +95,38 @@ func TestChargeDropsNonPositiveAndUnaccumulated(t *testing.T) {
 		t.Errorf("used %v, want only the extended resource (cpu at -1 dropped, requests.cpu not accumulated)", used)
 	}
 }
+
+// A binding with a negative request used to charge a negative quantity,
+// erasing what a quota recorded as used (10 of 10 CPU became nothing).
+func TestNegativeRequestChargesNothing(t *testing.T) {
+	spec := &workv1alpha2.ResourceBindingSpec{
+		ReplicaRequirements: &workv1alpha2.ReplicaRequirements{ResourceRequest: rl("cpu", "-100", "memory", "1Gi")},
+		Clusters:            []workv1alpha2.TargetCluster{{Name: "member1", Replicas: 1}},
+	}
+	err := CheckBinding(spec)
+	if !errors.Is(err, ErrNegativeCharge) || err.Error() != "spec.replicaRequirements.resourceRequest.cpu is -100: a quota charge must not be negative" {
+		t.Fatalf("CheckBinding: %v", err)
+	}
+	charge := OfBinding(spec)
+	if !equal(charge, rl("memory", "1Gi")) {
+		t.Fatalf("charge %v, want the memory alone", charge)
+	}
+	overall := rl("cpu", "10")
+	used, exceeded := Charge("ns", "q", overall, rl("cpu", "10"), Restrict(Delta(nil, charge), overall))
+	if exceeded != nil || !equal(used, rl("cpu", "10")) {
+		t.Fatalf("used %v, exceeded %v: the recorded usage changed", used, exceeded)
+	}
+	comps := &workv1alpha2.ResourceBindingSpec{
+		Components: []workv1alpha2.Component{{Name: "c", Replicas: -2, ReplicaRequirements: &workv1alpha2.ComponentReplicaRequirements{ResourceRequest: rl("cpu", "1")}}},
+		Clusters:   []workv1alpha2.TargetCluster{{Name: "member1"}},
+	}
+	if err := CheckBinding(comps); !errors.Is(err, ErrNegativeCharge) {
+		t.Fatalf("negative component replicas: %v", err)
+	}
+	if charge := OfBinding(comps); len(charge) != 0 {
+		t.Fatalf("negative component replicas charge %v", charge)
+	}
+	if err := CheckBinding(web(3)); err != nil {
+		t.Fatalf("a valid binding: %v", err)
+	}
+}

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // GetDependencies implements layer.Layer: every dependency script of the
@@ -37,7 +37,7 @@ func (i *Interpreter) GetDependencies(ctx context.Context, obj *unstructured.Uns
 		if err != nil {
 			return nil, err
 		}
-		if err := native.ValidateDependencies(deps); err != nil {
+		if err := layer.ValidateDependencies(deps); err != nil {
 			return nil, &luavm.ScriptError{Customization: r.script.Name, Operation: op, Err: err}
 		}
 		all = append(all, deps...)

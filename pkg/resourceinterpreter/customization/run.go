@@ -11,6 +11,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
@@ -55,17 +56,16 @@ func (a Args) object() (*unstructured.Unstructured, error) {
 	return a.Observed, nil
 }
 
-// RunOperation runs op of one customization on args: the path of
-// `propelctl interpret -f CUSTOMIZATION.yaml --operation OP`.
-func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceInterpreterCustomization, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
+// RunOperation runs op of customizations on args: the path of
+// `propelctl interpret -f CUSTOMIZATION.yaml --operation OP`. The layer
+// answers through checked(layer), which is to apply the checks the
+// controller applies to every answer (the CLI passes the facade,
+// resourceinterpreter.New), so that the command accepts and refuses what
+// the controller does, with the same errors.
+func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceInterpreterCustomization, op configv1alpha1.InterpreterOperation, args Args, checked func(layer.Layer) Operator) ([]Result, error) {
 	i := New(Options{})
 	defer i.vm.Close()
 	i.LoadConfig(customizations)
-	return i.Run(ctx, op, args)
-}
-
-// Run runs op on args with the loaded configuration.
-func (i *Interpreter) Run(ctx context.Context, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
 	obj, err := args.Subject(op)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (i *Interpreter) Run(ctx context.Context, op configv1alpha1.InterpreterOper
 	if !enabled {
 		return nil, fmt.Errorf("%w: %s for %s", ErrNoRule, op, obj.GroupVersionKind())
 	}
-	return RunOn(ctx, i, op, obj, args)
+	return RunOn(ctx, checked(i), op, obj, args)
 }
 
 // Subject checks that args hold the objects op takes and returns the one

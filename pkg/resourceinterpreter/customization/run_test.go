@@ -7,6 +7,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
@@ -32,7 +33,7 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 		StatusAggregation: &configv1alpha1.StatusAggregation{LuaScript: "function AggregateStatus(d, items) d.status = {n = #items} return d end"},
 	}
 	list := []configv1alpha1.ResourceInterpreterCustomization{ric("x", rules)}
-	res, err := RunOperation(ctx, list, opReplica, Args{Desired: newWorkload(t)})
+	res, err := RunOperation(ctx, list, opReplica, Args{Desired: newWorkload(t)}, asLayer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,10 +42,10 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 		t.Errorf("got %+v", res)
 	}
 	// The observed object alone is accepted for single-object operations.
-	if res, err := RunOperation(ctx, list, opReplica, Args{Observed: newWorkload(t)}); err != nil || res[0].Value != int32(2) {
+	if res, err := RunOperation(ctx, list, opReplica, Args{Observed: newWorkload(t)}, asLayer); err != nil || res[0].Value != int32(2) {
 		t.Errorf("observed only: %v %v", res, err)
 	}
-	res, err = RunOperation(ctx, list, opAggStat, Args{Desired: newWorkload(t), StatusItems: []workv1alpha2.AggregatedStatusItem{{ClusterName: "a"}}})
+	res, err = RunOperation(ctx, list, opAggStat, Args{Desired: newWorkload(t), StatusItems: []workv1alpha2.AggregatedStatusItem{{ClusterName: "a"}}}, asLayer)
 	if err != nil || res[0].Name != "aggregatedStatus" {
 		t.Errorf("AggregateStatus: %v %v", res, err)
 	}
@@ -59,7 +60,7 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 		{opRetain, Args{Desired: newWorkload(t)}, "observed, observed-file options are not set"},
 		{opHealth, Args{Desired: newWorkload(t)}, "rule is not enabled"},
 	} {
-		if _, err := RunOperation(ctx, list, c.op, c.args); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if _, err := RunOperation(ctx, list, c.op, c.args, asLayer); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %+v: got %v, want %q", c.op, c.args, err, c.msg)
 		}
 	}
@@ -80,12 +81,15 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 		if op == opRetain {
 			args.Observed = newWorkload(t)
 		}
-		res, err := RunOperation(ctx, []configv1alpha1.ResourceInterpreterCustomization{ric("y", all)}, op, args)
+		res, err := RunOperation(ctx, []configv1alpha1.ResourceInterpreterCustomization{ric("y", all)}, op, args, asLayer)
 		if err != nil || len(res) != 1 || res[0].Name != name {
 			t.Errorf("%s: %+v %v", op, res, err)
 		}
 	}
 }
+
+// asLayer runs the layer without the facade's checks.
+func asLayer(l layer.Layer) Operator { return l.(*Interpreter) }
 
 func TestCheck(t *testing.T) {
 	r := ric("x", configv1alpha1.CustomizationRules{

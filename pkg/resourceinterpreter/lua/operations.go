@@ -12,6 +12,7 @@ import (
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/kube"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
@@ -96,7 +97,10 @@ func tableResult(v glua.LValue) (*glua.LTable, error) {
 	return t, nil
 }
 
-// GetReplicas runs GetReplicas(desiredObj) -> replica, requirement.
+// GetReplicas runs GetReplicas(desiredObj) -> replica, requirement. The
+// replica count converts through layer.ReplicasFromFloat64: a fraction,
+// NaN, an infinity or a number outside 0..MaxInt32 is an error, never a
+// truncated count.
 func (v *VM) GetReplicas(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
 	var replicas int32
 	var req *workv1alpha2.ReplicaRequirements
@@ -108,12 +112,14 @@ func (v *VM) GetReplicas(ctx context.Context, s vm.Script, obj *unstructured.Uns
 			if !ok {
 				return fmt.Errorf("result type %s is not number", rets[0].Type().String())
 			}
-			replicas = int32(n)
+			var err error
+			if replicas, err = layer.ReplicasFromFloat64(float64(n)); err != nil {
+				return fmt.Errorf("returned replicas %w", err)
+			}
 			switch r := rets[1].(type) {
 			case *glua.LNilType:
 				return nil
 			case *glua.LTable:
-				var err error
 				req, err = st.Requirements(r)
 				return err
 			default:
@@ -263,8 +269,9 @@ func (v *VM) InterpretHealth(ctx context.Context, s vm.Script, obj *unstructured
 	return healthy, err
 }
 
-// GetDependencies runs GetDependencies(desiredObj) -> references. The
-// result is not validated here; the customization layer does that.
+// GetDependencies runs GetDependencies(desiredObj) -> references. Only
+// the number of references is checked here (layer.MaxDependencies); the
+// customization layer validates them.
 func (v *VM) GetDependencies(ctx context.Context, s vm.Script, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	var deps []configv1alpha1.DependentObjectReference
 	err := v.vm.Run(ctx, &call{
@@ -277,12 +284,21 @@ func (v *VM) GetDependencies(ctx context.Context, s vm.Script, obj *unstructured
 			}
 			if v, ok := st.Typed(t); ok {
 				if d, ok := v.([]configv1alpha1.DependentObjectReference); ok {
+					if err := layer.CheckDependencyCount(len(d)); err != nil {
+						return err
+					}
 					deps = slices.Clone(d)
 					for i := range deps {
 						deps[i].LabelSelector = deps[i].LabelSelector.DeepCopy()
 					}
 					return nil
 				}
+			}
+			// Counted before decoding, so that an oversized answer costs
+			// no more than its count.
+			st.Fill(t)
+			if err := layer.CheckDependencyCount(t.Len()); err != nil {
+				return err
 			}
 			return st.DecodeInto(t, &deps)
 		},

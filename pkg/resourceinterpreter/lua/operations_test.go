@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 )
 
@@ -24,7 +25,15 @@ func TestGetReplicas(t *testing.T) {
 			replicas: 3, requires: `{"nodeClaim":{"nodeSelector":{"a":"b"}},"resourceRequest":{"cpu":"1"}}`},
 		{name: "nil requirements", script: `return 2, nil`, replicas: 2, requires: "null"},
 		{name: "only one value", script: `return 4`, replicas: 4, requires: "null"},
-		{name: "truncated", script: `return 2.9`, replicas: 2, requires: "null"},
+		{name: "integral float", script: `return 2.0`, replicas: 2, requires: "null"},
+		{name: "largest", script: `return 2147483647`, replicas: 2147483647, requires: "null"},
+		{name: "fraction", script: `return 2.5`, err: "returned replicas 2.5: replicas must be an integer between 0 and 2147483647"},
+		{name: "infinity", script: `return math.huge`, err: "returned replicas 1.7976931348623157e+308: replicas must be an integer"},
+		{name: "minus infinity", script: `return -math.huge`, err: "returned replicas -1.7976931348623157e+308: replicas must be an integer"},
+		{name: "NaN", script: `return 0/0`, err: "returned replicas NaN: replicas must be an integer"},
+		{name: "division by zero", script: `return 1/0`, err: "returned replicas +Inf: replicas must be an integer"},
+		{name: "negative", script: `return -1`, err: "returned replicas -1: replicas must be an integer"},
+		{name: "above int32", script: `return 2147483648`, err: "returned replicas 2.147483648e+09: replicas must be an integer"},
 		{name: "empty table requirements", script: `return 1, {}`, replicas: 1, requires: `{}`},
 		{name: "quantities as numbers", script: `return 1, {resourceRequest = {cpu = 2}}`, replicas: 1, requires: `{"resourceRequest":{"cpu":"2"}}`},
 		{name: "replica not a number", script: `return "3"`, err: `result type string is not number`},
@@ -217,6 +226,13 @@ end`)
 	}
 	_, err = vm.GetDependencies(ctx, luavm.NewScript(ric, "function GetDependencies(obj)\n  return nil\nend"), o)
 	wantErr(t, err, "expect the returned requires type is table but got nil")
+	_, err = vm.GetDependencies(ctx, luavm.NewScript(ric, `function GetDependencies(obj)
+  local t = {} for i = 1, 5000 do t[i] = {kind = "ConfigMap"} end return t
+end`), o)
+	wantErr(t, err, `customization "my-ric" InterpretDependency: `, "invalid dependencies: 5000 references: an answer may name at most 512 dependencies")
+	if !errors.Is(err, layer.ErrTooManyDependencies) {
+		t.Errorf("%v does not wrap layer.ErrTooManyDependencies", err)
+	}
 }
 
 func TestEntryFunctionLookup(t *testing.T) {

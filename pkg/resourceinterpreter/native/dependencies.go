@@ -1,16 +1,13 @@
 package native
 
 import (
-	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	"github.com/propel-mc/propel/pkg/names"
@@ -144,33 +141,4 @@ func serviceImportDependencies(obj *unstructured.Unstructured) ([]configv1alpha1
 			MatchLabels: map[string]string{discoveryv1.LabelServiceName: derived},
 		},
 	}}, nil
-}
-
-// ValidateDependencies checks dependency references as Karmada does for
-// every layer's answer: apiVersion and kind are required, and a name or a
-// valid label selector. All problems are reported together.
-func ValidateDependencies(deps []configv1alpha1.DependentObjectReference) error {
-	var errs field.ErrorList
-	for i := range deps {
-		dep := &deps[i]
-		if dep.APIVersion != "" && dep.Kind != "" && dep.Name != "" && dep.LabelSelector == nil {
-			continue // valid; building the field path would cost allocations
-		}
-		path := field.NewPath("dependencies").Index(i)
-		if dep.APIVersion == "" {
-			errs = append(errs, field.Required(path.Child("apiVersion"), "apiVersion is empty"))
-		}
-		if dep.Kind == "" {
-			errs = append(errs, field.Required(path.Child("kind"), "kind is empty"))
-		}
-		if dep.Name == "" && dep.LabelSelector == nil {
-			errs = append(errs, field.Required(path.Child("name"), "name and labelSelector cannot be empty at the same time"))
-		}
-		errs = append(errs, metav1validation.ValidateLabelSelector(dep.LabelSelector,
-			metav1validation.LabelSelectorValidationOptions{}, path.Child("labelSelector"))...)
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("invalid dependencies: %w", errs.ToAggregate())
 }

@@ -101,32 +101,3 @@ func TestGetDependencies(t *testing.T) {
 		})
 	}
 }
-
-func TestValidateDependencies(t *testing.T) {
-	valid := []configv1alpha1.DependentObjectReference{
-		ref("ConfigMap", "ns", "a"),
-		{APIVersion: "v1", Kind: "Secret", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}},
-	}
-	if err := ValidateDependencies(valid); err != nil {
-		t.Fatalf("valid: %v", err)
-	}
-	invalid := []configv1alpha1.DependentObjectReference{
-		{Kind: "Secret", Name: "a"},
-		{APIVersion: "v1", Name: "b"},
-		{APIVersion: "v1", Kind: "Secret"},
-		{APIVersion: "v1", Kind: "Secret", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "bad value!"}}},
-		{APIVersion: "v1", Kind: "Secret", LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: metav1.LabelSelectorOpIn}}}},
-		{APIVersion: "v1", Kind: "Secret", LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: metav1.LabelSelectorOpExists, Values: []string{"x"}}}}},
-	}
-	err := ValidateDependencies(invalid)
-	if err == nil {
-		t.Fatal("invalid dependencies accepted")
-	}
-	for _, path := range []string{"dependencies[0].apiVersion", "dependencies[1].kind", "dependencies[2].name",
-		"dependencies[3].labelSelector.matchLabels", "dependencies[4].labelSelector.matchExpressions[0].values",
-		"dependencies[5].labelSelector.matchExpressions[0].values"} {
-		if !strings.Contains(err.Error(), path) {
-			t.Errorf("error does not mention %s: %v", path, err)
-		}
-	}
-}

@@ -250,7 +250,7 @@ func (i *Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstr
 }
 
 // GetDependencies implements layer.Layer. The result is validated
-// (ValidateDependencies) like any layer's.
+// (layer.ValidateDependencies) like any layer's.
 func (i *Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	handler, ok := i.dependencies[obj.GroupVersionKind()]
 	if !ok {
@@ -258,7 +258,7 @@ func (i *Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstr
 	}
 	deps, err := handler(obj)
 	if err == nil {
-		err = ValidateDependencies(deps)
+		err = layer.ValidateDependencies(deps)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get dependencies of %s: %w", describe(obj), err)

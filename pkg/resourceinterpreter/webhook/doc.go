@@ -8,7 +8,7 @@
 // kept across reloads while the clientConfig is unchanged; the Karmada
 // ResourceInterpreterContext wire protocol (request encoding, response
 // verification with Karmada's messages, JSON Patch application). Returned
-// dependencies go through native.ValidateDependencies, the validator every
+// dependencies go through layer.ValidateDependencies, the validator every
 // layer shares.
 //
 // Every failure is an error "failed calling webhook "<config>/<hook>": …";

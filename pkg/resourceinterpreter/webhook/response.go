@@ -11,7 +11,6 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // decodeResponse decodes the envelope. Like Karmada's codec it is
@@ -60,7 +59,7 @@ func verifyResponse(res *configv1alpha1.ResourceInterpreterResponse, uid types.U
 		}
 	case configv1alpha1.InterpreterOperationInterpretDependency:
 		// The one validator every layer's answer goes through (spec §2.8).
-		return native.ValidateDependencies(res.Dependencies)
+		return layer.ValidateDependencies(res.Dependencies)
 	case configv1alpha1.InterpreterOperationReviseReplica, configv1alpha1.InterpreterOperationRetain,
 		configv1alpha1.InterpreterOperationAggregateStatus, configv1alpha1.InterpreterOperationPrune:
 		return verifyPatch(res)
