@@ -37,6 +37,10 @@ const (
 	EventReasonScaleFailed                  = "ScaleFailed"
 	EventReasonUpdateStatusFailed           = "UpdateStatusFailed"
 	EventReasonUpdateCronFederatedHPAFailed = "UpdateCronFederatedHPAFailed"
+	// EventReasonValidateRulesFailed: the object's rules cannot run as
+	// given (rule names not unique), which Karmada's webhook would have
+	// rejected; no rule of the object runs until the spec is fixed.
+	EventReasonValidateRulesFailed = "ValidateRulesFailed"
 )
 
 // Reconciler runs the rules of CronFederatedHPAs; its requests are
@@ -103,6 +107,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if cron.DeletionTimestamp != nil {
 		r.forget(req.NamespacedName)
 		return reconcile.Result{}, nil
+	}
+	if err := validateRules(cron.Spec.Rules); err != nil {
+		return reconcile.Result{}, r.refuse(ctx, cron, err)
 	}
 	obj, err := r.arm(cron)
 	if err != nil {
@@ -252,15 +259,20 @@ func (r *Reconciler) recordStatus(ctx context.Context, key types.NamespacedName,
 	})
 }
 
-// histories is the status for the spec's rules: one history per rule in
-// spec order, with its next fire time and the new executions prepended.
+// histories is the status for the spec's rules: one history per rule name
+// in spec order, with its next fire time and the new executions prepended.
 func histories(old autoscalingv1alpha1.CronFederatedHPAStatus, rules []autoscalingv1alpha1.CronFederatedHPARule, next map[string]*metav1.Time, executions []execution) autoscalingv1alpha1.CronFederatedHPAStatus {
 	byName := map[string]autoscalingv1alpha1.ExecutionHistory{}
 	for _, h := range old.ExecutionHistories {
 		byName[h.RuleName] = h
 	}
 	var out autoscalingv1alpha1.CronFederatedHPAStatus
+	seen := make(map[string]bool, len(rules))
 	for _, rule := range rules {
+		if seen[rule.Name] {
+			continue
+		}
+		seen[rule.Name] = true
 		var h autoscalingv1alpha1.ExecutionHistory
 		if prev, ok := byName[rule.Name]; ok {
 			h = *prev.DeepCopy()

@@ -248,6 +248,7 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 	r.norm.Seed(key, current, now)
 
 	desired, reason, metricErr := r.decide(ctx, key, fhpa, status, agg, current, now)
+	r.reportSamples(fhpa, &agg.report)
 	if metricErr != nil && desired < 0 {
 		status.CurrentReplicas, status.DesiredReplicas = current, current
 		r.recorder.Event(fhpa, corev1.EventTypeWarning, EventReasonFailedComputeMetricsReplicas, boundedtext.Error(metricErr).Error())
@@ -503,7 +504,7 @@ func (r *Reconciler) resourceProposal(ctx context.Context, namespace string, res
 	}
 	switch {
 	case target.AverageValue != nil:
-		n, avg, err := r.calc.PlainAverage(current, target.AverageValue.MilliValue(), res, samples, agg.pods, calibration, now)
+		n, avg, err := r.calc.PlainAverage(current, replicas.MilliValue(*target.AverageValue), res, samples, agg.pods, calibration, now)
 		if err != nil {
 			return 0, "", autoscalingv2.MetricValueStatus{}, fmt.Errorf("failed to get %s usage: %w", res, err)
 		}

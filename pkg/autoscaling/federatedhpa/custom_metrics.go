@@ -37,10 +37,11 @@ type metricValueList struct {
 	} `json:"items"`
 }
 
-// parseMetricValues decodes a MetricValueList into per-object samples
-// (milli-units); values of the same object are added up, as Karmada's
-// metrics adapter does across clusters.
-func parseMetricValues(data []byte, into replicas.Samples) error {
+// parseMetricValues decodes cluster's MetricValueList into per-object
+// samples (milli-units); values of the same object are added up, as
+// Karmada's metrics adapter does across clusters. Negative values are left
+// out and huge ones capped (counted in report).
+func parseMetricValues(data []byte, into replicas.Samples, cluster string, report *sampleReport) error {
 	var list metricValueList
 	if err := json.Unmarshal(data, &list); err != nil {
 		return fmt.Errorf("decode custom metrics: %w", err)
@@ -49,8 +50,12 @@ func parseMetricValues(data []byte, into replicas.Samples) error {
 		return fmt.Errorf("custom metrics answer holds %d values, more than %d", len(list.Items), maxMetricValues)
 	}
 	for _, item := range list.Items {
+		v, ok := report.milliValue(cluster, item.Value)
+		if !ok {
+			continue
+		}
 		s := into[item.DescribedObject.Name]
-		s.Value += item.Value.MilliValue()
+		s.Value = replicas.AddSaturating(s.Value, v)
 		s.Timestamp = item.Timestamp.Time
 		if item.WindowSeconds != nil && *item.WindowSeconds >= 0 && *item.WindowSeconds < 86400 {
 			s.Window = time.Duration(*item.WindowSeconds) * time.Second
@@ -102,7 +107,7 @@ func customMetric(ctx context.Context, agg *aggregate, rel string, params url.Va
 		if err != nil {
 			return nil, fmt.Errorf("cluster %s: get custom metric %s: %w", st.cluster, rel, err)
 		}
-		if err := parseMetricValues(data, samples); err != nil {
+		if err := parseMetricValues(data, samples, st.cluster, &agg.report); err != nil {
 			return nil, fmt.Errorf("cluster %s: %w", st.cluster, err)
 		}
 	}
@@ -143,7 +148,7 @@ func (r *Reconciler) podsProposal(ctx context.Context, namespace string, src *au
 	if err != nil {
 		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("unable to get metric %s: %w", src.Metric.Name, err)
 	}
-	n, avg, err := r.calc.PlainAverage(current, src.Target.AverageValue.MilliValue(), "", samples, agg.pods, calibration, now)
+	n, avg, err := r.calc.PlainAverage(current, replicas.MilliValue(*src.Target.AverageValue), "", samples, agg.pods, calibration, now)
 	if err != nil {
 		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("failed to get pods metric value: %w", err)
 	}
@@ -175,19 +180,22 @@ func (r *Reconciler) objectProposal(ctx context.Context, namespace string, src *
 	}
 	var usage int64
 	for _, s := range samples {
-		usage += s.Value
+		usage = replicas.AddSaturating(usage, s.Value)
 	}
 	status := &autoscalingv2.ObjectMetricStatus{Metric: src.Metric, DescribedObject: ref}
 	switch {
 	case src.Target.Type == autoscalingv2.ValueMetricType && src.Target.Value != nil:
-		n := r.calc.ObjectValue(current, usage, src.Target.Value.MilliValue(), replicas.ReadyRunning(agg.pods), calibration)
+		n := r.calc.ObjectValue(current, usage, replicas.MilliValue(*src.Target.Value), replicas.ReadyRunning(agg.pods), calibration)
 		status.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
 		return n, fmt.Sprintf("%s metric %s", ref.Kind, src.Metric.Name), autoscalingv2.MetricStatus{Type: autoscalingv2.ObjectMetricSourceType, Object: status}, nil
 	case src.Target.Type == autoscalingv2.AverageValueMetricType && src.Target.AverageValue != nil:
-		n := r.calc.ObjectAverageValue(usage, src.Target.AverageValue.MilliValue(), agg.status, calibration)
+		n := r.calc.ObjectAverageValue(usage, replicas.MilliValue(*src.Target.AverageValue), agg.status, calibration)
 		avg := usage
 		if agg.status > 0 {
-			avg = (usage + int64(agg.status) - 1) / int64(agg.status)
+			avg = usage / int64(agg.status)
+			if usage%int64(agg.status) != 0 {
+				avg++
+			}
 		}
 		// Karmada reports this case without the described object.
 		status.DescribedObject = autoscalingv2.CrossVersionObjectReference{}

@@ -43,6 +43,8 @@ type aggregate struct {
 	pods      []*corev1.Pod
 	skipped   []string
 	selectErr error
+	// report gathers the member metric values not taken as reported.
+	report sampleReport
 }
 
 // readMember reads the member scale of the workload and its pods from the
@@ -86,7 +88,7 @@ func (r *Reconciler) readMember(ctx context.Context, cluster *clusterv1alpha1.Cl
 // resourceSamples lists the PodMetrics of selector in every member that
 // has matching pods and returns each pod's usage of res (milli-units):
 // the sum over its containers, or the named container's. A pod missing
-// the resource in a container is left out.
+// the resource in a container, or with a negative usage, is left out.
 func resourceSamples(ctx context.Context, agg *aggregate, namespace string, res corev1.ResourceName, container string) (replicas.Samples, error) {
 	samples := replicas.Samples{}
 	for _, st := range agg.members {
@@ -98,7 +100,7 @@ func resourceSamples(ctx context.Context, agg *aggregate, namespace string, res 
 			return nil, fmt.Errorf("unable to get metrics for resource %s from cluster %s: %w", res, st.cluster, err)
 		}
 		for _, item := range list.Items {
-			sample, ok, err := podSample(&item, res, container)
+			sample, ok, err := podSample(&item, res, container, st.cluster, &agg.report)
 			if err != nil {
 				return nil, err
 			}
@@ -113,7 +115,7 @@ func resourceSamples(ctx context.Context, agg *aggregate, namespace string, res 
 	return samples, nil
 }
 
-func podSample(item *unstructured.Unstructured, res corev1.ResourceName, container string) (replicas.Sample, bool, error) {
+func podSample(item *unstructured.Unstructured, res corev1.ResourceName, container, cluster string, report *sampleReport) (replicas.Sample, bool, error) {
 	containers, _, _ := unstructured.NestedSlice(item.Object, "containers")
 	var sum int64
 	found := false
@@ -135,7 +137,11 @@ func podSample(item *unstructured.Unstructured, res corev1.ResourceName, contain
 		if err != nil {
 			return replicas.Sample{}, false, fmt.Errorf("pod %s: container %s: %s usage %q: %w", item.GetName(), name, res, raw, err)
 		}
-		sum += q.MilliValue()
+		v, ok := report.milliValue(cluster, q)
+		if !ok {
+			return replicas.Sample{}, false, nil
+		}
+		sum = replicas.AddSaturating(sum, v)
 	}
 	if container != "" && !found {
 		return replicas.Sample{}, false, fmt.Errorf("container %s not present in metrics for pod %s/%s", container, item.GetNamespace(), item.GetName())

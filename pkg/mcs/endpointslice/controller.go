@@ -1,6 +1,7 @@
 // Package endpointslice is Karmada's endpointslice-controller
 // ("endpointSlice"): it turns each Work collected for a ServiceExport into
-// a control-plane EndpointSlice, imported-<cluster>-<slice>, attached to
+// a control-plane EndpointSlice, imported-<cluster>-<slice> (or a
+// collision-free name when that one is another cluster's), attached to
 // the derived Service (derived-<service>), from where the ServiceImport's
 // dependencies carry it to the consumer clusters; and removes those
 // slices when the Work goes or stops serving the ServiceExport path.
@@ -75,7 +76,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !work.DeletionTimestamp.IsZero() || work.Labels[names.EndpointSliceNameLabel] == "" {
-		if err := r.removeImported(ctx, work); err != nil {
+		if err := r.removeImported(ctx, work, nil); err != nil {
 			return reconcile.Result{}, err
 		}
 		return reconcile.Result{}, collectedwork.RemoveFinalizer(ctx, r.client, work, collectedwork.ServiceExport)
@@ -85,19 +86,34 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, nil
 	}
 	var errs []error
+	written := map[client.ObjectKey]bool{}
 	for i, m := range work.Spec.Workload.Manifests {
 		member := &discoveryv1.EndpointSlice{}
 		if err := json.Unmarshal(m.Raw, member); err != nil {
 			errs = append(errs, fmt.Errorf("work %s/%s: manifest %d is not an EndpointSlice: %w", work.Namespace, work.Name, i, err))
 			continue
 		}
-		errs = append(errs, r.writeImported(ctx, work, cluster, member))
+		key, err := r.writeImported(ctx, work, cluster, member)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		written[key] = true
+	}
+	if len(errs) == 0 {
+		// A slice imported under another name before (the collision-free
+		// one, while Karmada's name was taken) is gone once its
+		// replacement is written.
+		errs = append(errs, r.removeImported(ctx, work, written))
 	}
 	return reconcile.Result{}, boundedtext.Error(errors.Join(errs...))
 }
 
-// removeImported deletes the control-plane slices made from work.
-func (r *Reconciler) removeImported(ctx context.Context, work *workv1alpha1.Work) error {
+// removeImported deletes the control-plane slices made from work, but
+// those in keep. A slice carrying work's permanent id that another Work
+// made (a name both wrote before Propel told their owners apart) is left
+// to its owner.
+func (r *Reconciler) removeImported(ctx context.Context, work *workv1alpha1.Work, keep map[client.ObjectKey]bool) error {
 	id := work.Labels[names.WorkPermanentIDLabel]
 	if id == "" {
 		return nil
@@ -108,6 +124,9 @@ func (r *Reconciler) removeImported(ctx context.Context, work *workv1alpha1.Work
 	}
 	var errs []error
 	for i := range slices.Items {
+		if keep[client.ObjectKeyFromObject(&slices.Items[i])] || !madeFrom(&slices.Items[i], work) {
+			continue
+		}
 		if err := r.client.Delete(ctx, &slices.Items[i]); client.IgnoreNotFound(err) != nil {
 			errs = append(errs, fmt.Errorf("delete endpointslice %s/%s of Work %s/%s: %w", slices.Items[i].Namespace, slices.Items[i].Name, work.Namespace, work.Name, err))
 		}
@@ -115,14 +134,20 @@ func (r *Reconciler) removeImported(ctx context.Context, work *workv1alpha1.Work
 	return errors.Join(errs...)
 }
 
-// writeImported creates or updates imported-<cluster>-<slice>: metadata
-// of its own (the member's labels are not carried), the member's address
-// type, endpoints and ports.
-func (r *Reconciler) writeImported(ctx context.Context, work *workv1alpha1.Work, cluster string, member *discoveryv1.EndpointSlice) error {
+// writeImported creates or updates the control-plane copy of member
+// (imported-<cluster>-<slice>, or the collision-free name when another
+// Work's copy holds that one): metadata of its own (the member's labels
+// are not carried), the member's address type, endpoints and ports. It
+// returns the copy's key.
+func (r *Reconciler) writeImported(ctx context.Context, work *workv1alpha1.Work, cluster string, member *discoveryv1.EndpointSlice) (client.ObjectKey, error) {
+	name, err := r.importedName(ctx, work, cluster, member)
+	if err != nil {
+		return client.ObjectKey{}, err
+	}
 	desired := &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: member.Namespace,
-			Name:      names.ImportedEndpointSliceName(cluster, member.Name),
+			Name:      name,
 			Labels: map[string]string{
 				names.WorkPermanentIDLabel:            work.Labels[names.WorkPermanentIDLabel],
 				names.KubeServiceNameLabel:            names.DerivedServiceName(work.Labels[names.EndpointSliceNameLabel]),
@@ -138,7 +163,7 @@ func (r *Reconciler) writeImported(ctx context.Context, work *workv1alpha1.Work,
 		Ports:       member.Ports,
 	}
 	key := client.ObjectKeyFromObject(desired)
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return key, retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		current := &discoveryv1.EndpointSlice{}
 		err := r.client.Get(ctx, key, current)
 		if apierrors.IsNotFound(err) {
@@ -149,6 +174,9 @@ func (r *Reconciler) writeImported(ctx context.Context, work *workv1alpha1.Work,
 		}
 		if err != nil {
 			return err
+		}
+		if !madeFrom(current, work) {
+			return fmt.Errorf("endpointslice %s was taken by another Work than %s/%s", key, work.Namespace, work.Name)
 		}
 		if apiequality.Semantic.DeepEqual(current.Labels, desired.Labels) && current.AddressType == desired.AddressType &&
 			apiequality.Semantic.DeepEqual(current.Endpoints, desired.Endpoints) && apiequality.Semantic.DeepEqual(current.Ports, desired.Ports) {

@@ -15,7 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Sample is one pod's metric value (milli-units) and when it was taken.
+// Sample is one pod's metric value (milli-units) and when it was taken. A
+// negative value is no measure: the pod counts as having no sample.
 type Sample struct {
 	Value     int64
 	Timestamp time.Time
@@ -64,7 +65,7 @@ func (c Calculator) group(pods []*corev1.Pod, samples Samples, resource corev1.R
 			continue
 		}
 		sample, found := samples[pod.Name]
-		if !found {
+		if !found || sample.Value < 0 {
 			g.missing[pod.Name] = true
 			continue
 		}
@@ -97,10 +98,11 @@ func (c Calculator) cpuUnready(pod *corev1.Pod, sample Sample, now time.Time) bo
 	return ready.Status == corev1.ConditionFalse && start.Add(c.InitialReadinessDelay).After(ready.LastTransitionTime.Time)
 }
 
+// withoutPods is samples without those of pods and without negative ones.
 func withoutPods(samples Samples, pods ...map[string]bool) Samples {
 	out := make(Samples, len(samples))
 	for name, s := range samples {
-		drop := false
+		drop := s.Value < 0
 		for _, set := range pods {
 			drop = drop || set[name]
 		}
@@ -127,7 +129,7 @@ func Requests(pods []*corev1.Pod, container string, resource corev1.ResourceName
 			if !ok {
 				return nil, fmt.Errorf("missing request for %s in container %s of Pod %s", resource, ctr.Name, pod.Name)
 			}
-			sum += req.MilliValue()
+			sum = AddSaturating(sum, max(MilliValue(req), 0))
 		}
 		if container != "" && !found {
 			return nil, fmt.Errorf("container %s not present in pod %s", container, pod.Name)
@@ -147,14 +149,14 @@ func utilization(samples Samples, requests map[string]int64, target int32) (rati
 		if !ok {
 			continue
 		}
-		usage += s.Value
-		request += r
+		usage = AddSaturating(usage, s.Value)
+		request = AddSaturating(request, r)
 		n++
 	}
 	if request == 0 {
 		return 0, 0, 0, errors.New("no metrics returned matched known pods")
 	}
-	util = int32(usage * 100 / request)
+	util = percentOf(usage, request)
 	return float64(util) / float64(target), util, usage / int64(n), nil
 }
 
@@ -191,13 +193,13 @@ func (c Calculator) ResourceUtilization(currentReplicas, target int32, resource 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if math.Abs(1.0-ratio) > c.Tolerance {
-			out.Replicas = int32(math.Ceil(ratio * float64(g.ready) / calibration))
+			out.Replicas = ceilReplicas(ratio * float64(g.ready) / calibration)
 		}
 		return out, nil
 	}
 	for name := range g.missing {
 		if ratio < 1.0 {
-			samples[name] = Sample{Value: requests[name] * int64(max(100, target)) / 100}
+			samples[name] = Sample{Value: mulSaturating(requests[name], int64(max(100, target))) / 100}
 		} else {
 			samples[name] = Sample{}
 		}
@@ -224,7 +226,7 @@ func (c Calculator) rebalanced(ratio, newRatio float64, samples int, currentRepl
 	if math.Abs(1.0-newRatio) <= c.Tolerance || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0) {
 		return 0, false
 	}
-	n := int32(math.Ceil(newRatio * float64(samples) / calibration))
+	n := ceilReplicas(newRatio * float64(samples) / calibration)
 	if (newRatio < 1.0 && n > currentReplicas) || (newRatio > 1.0 && n < currentReplicas) {
 		return 0, false
 	}
@@ -250,7 +252,7 @@ func (c Calculator) PlainAverage(currentReplicas int32, target int64, resource c
 		if math.Abs(1.0-ratio) <= c.Tolerance {
 			return currentReplicas, usage, nil
 		}
-		return int32(math.Ceil(ratio * float64(g.ready) / calibration)), usage, nil
+		return ceilReplicas(ratio * float64(g.ready) / calibration), usage, nil
 	}
 	for name := range g.missing {
 		if ratio < 1.0 {
@@ -274,7 +276,7 @@ func (c Calculator) PlainAverage(currentReplicas int32, target int64, resource c
 func averageRatio(samples Samples, target int64) (float64, int64) {
 	var total int64
 	for _, s := range samples {
-		total += s.Value
+		total = AddSaturating(total, s.Value)
 	}
 	avg := total / int64(len(samples))
 	return float64(avg) / float64(target), avg
@@ -285,12 +287,12 @@ func averageRatio(samples Samples, target int64) (float64, int64) {
 func (c Calculator) ObjectValue(currentReplicas int32, usage, target int64, readyRunning int, calibration float64) int32 {
 	ratio := float64(usage) / float64(target)
 	if currentReplicas == 0 {
-		return int32(math.Ceil(ratio))
+		return ceilReplicas(ratio)
 	}
 	if math.Abs(1.0-ratio) <= c.Tolerance {
 		return currentReplicas
 	}
-	return int32(math.Ceil(ratio * float64(readyRunning) / calibration))
+	return ceilReplicas(ratio * float64(readyRunning) / calibration)
 }
 
 // ObjectAverageValue proposes replicas for an Object metric with an
@@ -299,9 +301,9 @@ func (c Calculator) ObjectValue(currentReplicas int32, usage, target int64, read
 func (c Calculator) ObjectAverageValue(usage, target int64, statusReplicas int32, calibration float64) int32 {
 	n := statusReplicas
 	if math.Abs(1.0-float64(usage)/(float64(target)*float64(n))) > c.Tolerance {
-		n = int32(math.Ceil(float64(usage) / float64(target) / calibration))
+		n = ceilReplicas(float64(usage) / float64(target) / calibration)
 	}
-	return int32(math.Ceil(float64(n) / calibration))
+	return ceilReplicas(float64(n) / calibration)
 }
 
 // ReadyRunning counts the running pods whose Ready condition is True.

@@ -2,6 +2,7 @@ package replicas
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -220,5 +221,85 @@ func TestSelectPolicy(t *testing.T) {
 		if got := scaleDownLimit(10, nil, nil, rules, now); got != tc.down {
 			t.Errorf("%s down from 10: %d, want %d", tc.policy, got, tc.down)
 		}
+	}
+}
+
+// TestHugeUsageScalesUp: a member reporting a usage near the int64 range
+// made the sums wrap around to a negative usage, which scaled down to
+// the minimum; the calculation saturates and proposes a scale-up.
+func TestHugeUsageScalesUp(t *testing.T) {
+	huge := int64(math.MaxInt64/2 + 1)
+	pods, samples := readyPods("web", 4, "100m", 80)
+	samples["web-0"] = Sample{Value: huge, Timestamp: samples["web-0"].Timestamp, Window: samples["web-0"].Window}
+	samples["web-1"] = Sample{Value: huge, Timestamp: samples["web-1"].Timestamp, Window: samples["web-1"].Window}
+	u, err := calc().ResourceUtilization(4, 50, corev1.ResourceCPU, "", samples, pods, 1, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Utilization saturates at the int32 maximum; the proposal is that
+	// ratio to the 50 % target over the 4 pods (normalisation bounds it).
+	if want := int32(math.Ceil(math.MaxInt32 / 50.0 * 4)); u.Replicas != want || u.Utilization != math.MaxInt32 {
+		t.Errorf("utilization proposal %+v, want %d replicas at the int32 maximum utilization", u, want)
+	}
+	n, avg, err := calc().PlainAverage(4, 100, corev1.ResourceCPU, samples, pods, 1, now)
+	if err != nil || n != math.MaxInt32 || avg <= 0 {
+		t.Errorf("average proposal %d (average %d), %v; want the int32 maximum", n, avg, err)
+	}
+	if n := calc().ObjectValue(4, math.MaxInt64, 1, 4, 1); n != math.MaxInt32 {
+		t.Errorf("object value proposal %d, want the int32 maximum", n)
+	}
+	if n := calc().ObjectValue(0, math.MaxInt64, 1, 4, 1); n != math.MaxInt32 {
+		t.Errorf("object value proposal from zero %d, want the int32 maximum", n)
+	}
+	if n := calc().ObjectAverageValue(math.MaxInt64, 1, 4, 1); n != math.MaxInt32 {
+		t.Errorf("object average value proposal %d, want the int32 maximum", n)
+	}
+	out := (&Normalizer{DownscaleStabilization: 5 * time.Minute}).Normalize("default/web", 4, u.Replicas, Bounds{Min: 1, Max: 10}, nil, now)
+	if out.Replicas != 8 {
+		t.Errorf("normalised %+v, want the scale-up limit 8", out)
+	}
+}
+
+// TestNegativeSamplesAreMissing: a negative sample is no measure; the pod
+// counts as one without a sample (conservatively), and the others' high
+// usage still scales up.
+func TestNegativeSamplesAreMissing(t *testing.T) {
+	pods, samples := readyPods("web", 4, "100m", 80)
+	samples["web-0"] = Sample{Value: -1 << 60, Timestamp: samples["web-0"].Timestamp, Window: samples["web-0"].Window}
+	u, err := calc().ResourceUtilization(4, 50, corev1.ResourceCPU, "", samples, pods, 1, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 pods at 80 of 100 and the fourth counted at 0 (scale-up): 60 % of
+	// a 50 % target → ceil(1.2 × 4) = 5.
+	if u.Replicas != 5 || u.Utilization != 80 {
+		t.Errorf("proposal %+v, want 5 replicas from the three measured pods at 80 %%", u)
+	}
+	n, avg, err := calc().PlainAverage(4, 50, corev1.ResourceCPU, samples, pods, 1, now)
+	if err != nil || n != 5 || avg != 80 {
+		t.Errorf("average proposal %d (average %d), %v; want 5 at 80m", n, avg, err)
+	}
+}
+
+func TestSaturatingArithmetic(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want int64
+	}{
+		{"1", 1000}, {"-2", -2000}, {"1e30", math.MaxInt64}, {"-1e30", math.MinInt64},
+		{"9223372036854775807", math.MaxInt64}, {"9223372036854775n", 9223372037}, {"100Ei", math.MaxInt64},
+	} {
+		if got := MilliValue(resource.MustParse(tc.q)); got != tc.want {
+			t.Errorf("MilliValue(%s) = %d, want %d", tc.q, got, tc.want)
+		}
+	}
+	if AddSaturating(math.MaxInt64, 1) != math.MaxInt64 || AddSaturating(math.MinInt64, -1) != math.MinInt64 || AddSaturating(-3, 5) != 2 {
+		t.Error("AddSaturating does not saturate")
+	}
+	if percentOf(math.MaxInt64, 1) != math.MaxInt32 || percentOf(80, 100) != 80 || percentOf(1, 3) != 33 || percentOf(math.MaxInt64, math.MaxInt64) != 100 {
+		t.Error("percentOf")
+	}
+	if ceilReplicas(math.NaN()) != 0 || ceilReplicas(math.Inf(1)) != math.MaxInt32 || ceilReplicas(-4) != 0 || ceilReplicas(6.2) != 7 {
+		t.Error("ceilReplicas")
 	}
 }
