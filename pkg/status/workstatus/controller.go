@@ -9,6 +9,13 @@
 // informers of pkg/membercluster and re-queue the owning Work; its
 // manifest statuses are refreshed from the informer cache. Each reconcile
 // writes at most once, and only when something changed.
+//
+// Status converges whatever the order in which outcomes and member events
+// arrive: a reconcile starts from the controller's own last write when its
+// cache of Works has not shown it yet (a write memo), an observation of a
+// member object never replaces an entry reflected from a later state of
+// that object, a member cache that has not listed yet is read again, and
+// every applied Work is reflected again each ResyncPeriod.
 package workstatus
 
 import (
@@ -25,11 +32,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/manifeststatus"
 	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
+	"github.com/propel-mc/propel/pkg/writememo"
 )
 
 // Recorder records events; record.EventRecorder is one.
@@ -47,6 +56,11 @@ type Options struct {
 	// objects, so that the steps of a rollout cost one status write
 	// (default 1s; negative: none, as Karmada).
 	MemberEventDelay time.Duration
+	// ResyncPeriod reflects every applied Work's member objects again this
+	// often (with 10% jitter), whether or not an event came, so that a
+	// status lost on the way converges; it writes only what differs
+	// (default 5m; negative: none).
+	ResyncPeriod time.Duration
 	// OutcomesOnly records the execution controller's outcomes (Applied
 	// and Dispatching) but reflects no member status: Karmada's
 	// workStatus controller is disabled while execution runs.
@@ -64,6 +78,14 @@ type Deps struct {
 	Recorder    Recorder
 }
 
+// A Work whose member cache has not listed yet is reflected again after
+// unsyncedRetry, doubling while the cache does not list, up to
+// unsyncedRetryMax.
+const (
+	unsyncedRetry    = time.Second
+	unsyncedRetryMax = 5 * time.Minute
+)
+
 // Reconciler is the work-status controller.
 type Reconciler struct {
 	client    client.Client
@@ -76,6 +98,21 @@ type Reconciler struct {
 	// objects (delayed); outcomeEvents at once after an Outcome.
 	memberEvents, outcomeEvents *membercluster.WorkQueue
 	outcomes                    outcomeStore
+	// written is the controller's memory of its own status writes until
+	// its cache of Works shows them; observed what each written manifest
+	// status was reflected from.
+	written  *writememo.Memo[types.NamespacedName, writtenStatus]
+	observed *observations
+	// unsynced paces the retries of Works whose member cache has not
+	// listed yet.
+	unsynced workqueue.TypedRateLimiter[types.NamespacedName]
+}
+
+// writtenStatus is a status write the cache may not show yet. Only the
+// status is kept: a status write leaves the rest of the Work as it was.
+type writtenStatus struct {
+	resourceVersion string
+	status          workv1alpha1.WorkStatus
 }
 
 // New returns the work-status controller.
@@ -86,12 +123,18 @@ func New(deps Deps, opts Options) *Reconciler {
 	if opts.MemberEventDelay == 0 {
 		opts.MemberEventDelay = time.Second
 	}
+	if opts.ResyncPeriod == 0 {
+		opts.ResyncPeriod = 5 * time.Minute
+	}
 	return &Reconciler{
 		client: deps.Client, clients: deps.Clients, informers: deps.Informers,
 		interp: deps.Interpreter, recorder: deps.Recorder, opts: opts,
 		memberEvents:  &membercluster.WorkQueue{Delay: max(opts.MemberEventDelay, 0)},
 		outcomeEvents: &membercluster.WorkQueue{},
 		outcomes:      outcomeStore{m: map[types.NamespacedName]*workapply.Outcome{}},
+		written:       writememo.New[types.NamespacedName, writtenStatus]("work-status"),
+		observed:      newObservations(),
+		unsynced:      workqueue.NewTypedItemExponentialFailureRateLimiter[types.NamespacedName](unsyncedRetry, unsyncedRetryMax),
 	}
 }
 
@@ -118,14 +161,14 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}).WatchesRawSource(r.outcomeEvents.Source()).Complete(r)
 }
 
-// specChanged passes creations and spec changes; status writes (its own)
-// do not pass.
+// specChanged passes creations, spec changes and deletions (which release
+// what the controller remembers of the Work); status writes (its own) do
+// not pass.
 func specChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration()
 		},
-		DeleteFunc: func(event.DeleteEvent) bool { return false },
 	}
 }
 

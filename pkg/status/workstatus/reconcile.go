@@ -8,7 +8,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -52,53 +54,110 @@ func (r *Reconciler) onMemberEvent(ev membercluster.ObjectEvent) {
 // manifest statuses (from the applied objects, else the member cache),
 // write once if anything changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	key := req.NamespacedName
 	work := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, req.NamespacedName, work); err != nil {
+	if err := r.client.Get(ctx, key, work); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.outcomes.done(req.NamespacedName, r.outcomes.get(req.NamespacedName))
+			r.forget(key)
 		}
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !work.DeletionTimestamp.IsZero() {
+		r.forget(key)
 		return reconcile.Result{}, nil
 	}
-	outcome := r.outcomes.get(req.NamespacedName)
+	work = r.latest(key, work)
+	outcome := r.outcomes.get(key)
 	if outcome != nil && outcome.WorkUID != work.UID {
-		r.outcomes.done(req.NamespacedName, outcome)
+		r.outcomes.done(key, outcome)
 		outcome = nil
 	}
 	updated := work.DeepCopy()
 	if outcome != nil {
 		setConditions(updated, outcome)
 	}
-	reflectErr := r.reflect(ctx, updated, outcome)
+	refl, reflectErr := r.reflect(ctx, updated, outcome)
 	if err := r.write(ctx, work, updated, outcome == nil); err != nil {
 		return reconcile.Result{}, err
 	}
-	if outcome != nil {
-		r.outcomes.done(req.NamespacedName, outcome)
+	if refl != nil {
+		r.observed.put(key, work.UID, refl.refs, refl.observed)
 	}
-	return reconcile.Result{}, reflectErr
+	if outcome != nil {
+		r.outcomes.done(key, outcome)
+	}
+	if reflectErr != nil || refl == nil {
+		return reconcile.Result{}, reflectErr
+	}
+	if refl.unsynced {
+		// An informer hands out its first events while it is still
+		// listing, before it counts as synced: the event that brought
+		// this reconcile will not come again, so read the cache again
+		// once it has listed (backing off while it does not list).
+		return reconcile.Result{RequeueAfter: r.unsynced.When(key)}, nil
+	}
+	r.unsynced.Forget(key)
+	if r.opts.ResyncPeriod > 0 {
+		return reconcile.Result{RequeueAfter: wait.Jitter(r.opts.ResyncPeriod, 0.1)}, nil
+	}
+	return reconcile.Result{}, nil
+}
+
+// latest returns the controller's own last status write over work when the
+// cache still holds a version that write superseded. Deciding on the
+// cached Work then would start from a status older than the one written:
+// a Work the cache does not show Applied yet reflects nothing, and a
+// reflection equal to the stale status writes nothing, so a member change
+// arriving right after an outcome's write was dropped for good.
+func (r *Reconciler) latest(key types.NamespacedName, work *workv1alpha1.Work) *workv1alpha1.Work {
+	w, ok := r.written.Resolve(key, work.ResourceVersion)
+	if !ok {
+		return work
+	}
+	out := work.DeepCopy()
+	out.ResourceVersion = w.resourceVersion
+	w.status.DeepCopyInto(&out.Status)
+	return out
+}
+
+// forget drops what the controller keeps of a Work that is gone.
+func (r *Reconciler) forget(key types.NamespacedName) {
+	r.outcomes.done(key, r.outcomes.get(key))
+	r.unsynced.Forget(key)
+	r.written.Forget(key)
+	r.observed.forget(key)
+}
+
+// reflection is what one reflection of a Work's manifests found.
+type reflection struct {
+	refs []workapply.Ref
+	// observed holds, per manifest ordinal, the member object state each
+	// refreshed entry was reflected from.
+	observed map[int]observation
+	// unsynced says a member cache the Work needs has not listed yet.
+	unsynced bool
 }
 
 // reflect refreshes work's manifest statuses when it is applied and its
-// cluster is a Ready Push cluster. An error leaves them as they were; the
-// conditions are written anyway and the reflection retried.
-func (r *Reconciler) reflect(ctx context.Context, work *workv1alpha1.Work, outcome *workapply.Outcome) error {
+// cluster is a Ready Push cluster; it returns nil when it did not reflect.
+// An error leaves them as they were; the conditions are written anyway
+// and the reflection retried.
+func (r *Reconciler) reflect(ctx context.Context, work *workv1alpha1.Work, outcome *workapply.Outcome) (*reflection, error) {
 	if r.opts.OutcomesOnly || !meta.IsStatusConditionTrue(work.Status.Conditions, workv1alpha1.WorkApplied) {
-		return nil
+		return nil, nil
 	}
 	set, err := r.memberInformers(ctx, work)
 	if set == nil || err != nil {
-		return err
+		return nil, err
 	}
-	statuses, err := r.collect(ctx, work, set, outcome)
+	last := r.observed.get(types.NamespacedName{Namespace: work.Namespace, Name: work.Name}, work.UID)
+	statuses, refl, err := r.collect(ctx, work, set, outcome, last)
 	if err != nil {
 		// An interpreter's text can be megabytes long; the error is logged.
-		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, set.Cluster(), boundedtext.Error(err))
+		return nil, fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, set.Cluster(), boundedtext.Error(err))
 	}
 	work.Status.ManifestStatuses = statuses
-	return nil
+	return refl, nil
 }
 
 // memberInformers returns the informer set to read from, or nil when the
@@ -122,14 +181,23 @@ func (r *Reconciler) memberInformers(ctx context.Context, work *workv1alpha1.Wor
 	return r.informers.For(m), nil
 }
 
-// collect reflects every manifest: from the object the execution
-// controller just applied (usually fresher than the cache), unless the
-// synced member cache holds a newer version of it. Objects not cached yet keep their previous entry: the
-// informer's add event brings the Work back.
-func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *membercluster.ClusterInformers, outcome *workapply.Outcome) ([]workv1alpha1.ManifestStatus, error) {
+// memberCache is what collect reads of a member (a
+// membercluster.ClusterInformers).
+type memberCache interface {
+	Watch(gvk schema.GroupVersionKind) error
+	Cached(gvk schema.GroupVersionKind, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error)
+}
+
+// collect reflects every manifest from the later of the object the
+// execution controller just applied and the member cache's copy, unless
+// the entry written before came from a later state still (pick). Objects
+// not cached yet keep their previous entry: the informer's add event
+// brings the Work back, or, while the cache has not listed, the
+// reconcile's retry.
+func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set memberCache, outcome *workapply.Outcome, last map[int]observation) ([]workv1alpha1.ManifestStatus, *reflection, error) {
 	refs, err := workapply.Refs(work)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	applied := map[int]*unstructured.Unstructured{}
 	if outcome != nil {
@@ -139,50 +207,52 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set *
 			}
 		}
 	}
+	// What the entries were reflected from counts only for entries the
+	// status still has (someone else may have rewritten it).
+	written := make(map[workv1alpha1.ResourceIdentifier]bool, len(last))
+	if len(last) > 0 {
+		for _, s := range work.Status.ManifestStatuses {
+			written[s.Identifier] = true
+		}
+	}
+	refl := &reflection{refs: refs, observed: make(map[int]observation, len(refs))}
 	fresh := make(map[int]workv1alpha1.ManifestStatus, len(refs))
 	for _, ref := range refs {
 		// Watch even when the applied object is at hand: later changes
 		// arrive through the informer.
 		if err := set.Watch(ref.GVK); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		obj := applied[ref.Ordinal]
 		if obj != nil && (obj.GroupVersionKind() != ref.GVK || obj.GetName() != ref.Name || obj.GetNamespace() != ref.Namespace) {
 			obj = nil
 		}
 		cached, synced, err := set.Cached(ref.GVK, ref.Namespace, ref.Name)
-		if err == nil && synced && cached != nil && newer(cached, obj) {
-			obj = cached
+		if err != nil {
+			// A cache entry that does not decode: the applied object (if
+			// any) or the previous entry stands until the next event.
+			cached = nil
 		}
-		if obj == nil {
+		refl.unsynced = refl.unsynced || !synced
+		var prev *observation
+		if ob, ok := last[ref.Ordinal]; ok && written[ref.Identifier()] {
+			prev = &ob
+		}
+		if obj = pick(obj, cached, prev); obj == nil {
 			continue
 		}
 		res, err := manifeststatus.Reflect(ctx, r.interp, ref, obj)
 		if err != nil {
 			r.recorder.Event(work, corev1.EventTypeWarning, EventReasonReflectStatusFailed, boundedtext.String(err.Error()))
-			return nil, err
+			return nil, nil, err
 		}
 		if res.HealthErr != nil {
 			r.recorder.Event(work, corev1.EventTypeWarning, EventReasonInterpretHealthFailed, boundedtext.String(res.HealthErr.Error()))
 		}
 		fresh[ref.Ordinal] = res.Status
+		refl.observed[ref.Ordinal] = observationOf(obj)
 	}
-	return manifeststatus.Merge(work.Status.ManifestStatuses, refs, fresh), nil
-}
-
-// newer reports whether the cached member object is more recent than the
-// applied one (or there is no applied one). A member event that arrives
-// between the apply and the reconcile carrying its Outcome is folded into
-// that reconcile by the work queue; reading the applied object then would
-// write a status older than the cache's and nothing would bring the Work
-// back. Resource versions of one resource compare as integers on every
-// API server this talks to; an unparsable one keeps the applied object.
-func newer(cached, applied *unstructured.Unstructured) bool {
-	if applied == nil {
-		return true
-	}
-	cmp, err := resourceversion.CompareResourceVersion(cached.GetResourceVersion(), applied.GetResourceVersion())
-	return err == nil && cmp > 0
+	return manifeststatus.Merge(work.Status.ManifestStatuses, refs, fresh), refl, nil
 }
 
 // write records updated when its status differs from work's. The update is
@@ -200,6 +270,8 @@ func (r *Reconciler) write(ctx context.Context, work, updated *workv1alpha1.Work
 	if err := r.client.Status().Update(ctx, updated); err != nil {
 		return fmt.Errorf("work %s/%s: update status: %w", work.Namespace, work.Name, err)
 	}
+	r.written.Remember(types.NamespacedName{Namespace: work.Namespace, Name: work.Name}, work.ResourceVersion, updated.ResourceVersion,
+		writtenStatus{resourceVersion: updated.ResourceVersion, status: *updated.Status.DeepCopy()})
 	log.FromContext(ctx).V(1).Info("work status updated", "manifests", len(updated.Status.ManifestStatuses))
 	if reflected && statusesChanged {
 		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonReflectStatusSucceed, "Reflect status for object successfully.")

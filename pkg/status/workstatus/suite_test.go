@@ -3,7 +3,9 @@ package workstatus_test
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -11,9 +13,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/index"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
@@ -35,7 +39,62 @@ var (
 	// writes counts the controller's writes to the control plane.
 	writes harness.WriteCounter
 	ws     *workstatus.Reconciler
+	// works is the controller's view of Works: the manager's cache, which
+	// a test can hold back.
+	works = &laggingWorks{held: map[client.ObjectKey]*workv1alpha1.Work{}, reads: map[client.ObjectKey]int{}}
 )
+
+// resyncPeriod is the suite's Work status resync, short enough for a test
+// to see several.
+const resyncPeriod = 2 * time.Second
+
+// laggingWorks plays the manager's cache falling behind the API server:
+// while a Work is held, the controller reads the copy taken when it was
+// held, whatever has been written since (as an informer that has not
+// delivered the controller's own write yet, which takes seconds on a
+// loaded machine). It also counts the controller's reads of each Work.
+type laggingWorks struct {
+	client.Client
+	mu    sync.Mutex
+	held  map[client.ObjectKey]*workv1alpha1.Work
+	reads map[client.ObjectKey]int
+}
+
+func (l *laggingWorks) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	w, isWork := obj.(*workv1alpha1.Work)
+	if !isWork {
+		return l.Client.Get(ctx, key, obj, opts...)
+	}
+	l.mu.Lock()
+	l.reads[key]++
+	held := l.held[key]
+	l.mu.Unlock()
+	if held != nil {
+		held.DeepCopyInto(w)
+		return nil
+	}
+	return l.Client.Get(ctx, key, obj, opts...)
+}
+
+// hold makes the controller read w as it is now until release.
+func (l *laggingWorks) hold(w *workv1alpha1.Work) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held[client.ObjectKeyFromObject(w)] = w.DeepCopy()
+}
+
+func (l *laggingWorks) release(w *workv1alpha1.Work) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.held, client.ObjectKeyFromObject(w))
+}
+
+// readsOf is how often the controller has read w.
+func (l *laggingWorks) readsOf(w *workv1alpha1.Work) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reads[client.ObjectKeyFromObject(w)]
+}
 
 func TestMain(m *testing.M) {
 	// PROPEL_TEST_LOG=1 shows the controller's logs.
@@ -79,12 +138,13 @@ func startControllers(ctx context.Context, e *harness.Env) error {
 		if err := informers.SetupWithManager(mgr, clients, true); err != nil {
 			return err
 		}
+		works.Client = mgr.GetClient()
 		ws = workstatus.New(workstatus.Deps{
-			Client: mgr.GetClient(), Clients: clients, Informers: informers,
+			Client: works, Clients: clients, Informers: informers,
 			Interpreter: resourceinterpreter.New(native.New()),
 			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
 			Recorder: mgr.GetEventRecorderFor(names.WorkStatusControllerName),
-		}, workstatus.Options{MemberEventDelay: -1, SkipNameValidation: true})
+		}, workstatus.Options{MemberEventDelay: -1, ResyncPeriod: resyncPeriod, SkipNameValidation: true})
 		return ws.SetupWithManager(mgr)
 	})
 	return err
