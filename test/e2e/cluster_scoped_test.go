@@ -21,6 +21,11 @@ import (
 // and member3 (and not member2).
 func TestClusterPropagationPolicyClusterScoped(t *testing.T) {
 	membersReady(t)
+	// The shipped role writes no RBAC object; a user propagating them
+	// grants it, as here.
+	if err := env.GrantTemplates(context.Background(), "rbac", rbacv1.GroupName); err != nil {
+		t.Fatal(err)
+	}
 	const name = "propel-e2e-reader"
 	role := &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: name},

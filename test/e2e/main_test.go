@@ -45,7 +45,7 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(logFile), zap.UseDevMode(true)))
 	o := controllermanager.NewOptions()
-	o.Kubeconfig = e.ControlPlane.Kubeconfig
+	o.Kubeconfig = e.ControllerManagerKubeconfig()
 	// One process runs everything here, the scheduler included.
 	o.Controllers = []string{"*", "scheduler"}
 	o.LeaderElect = false

@@ -55,6 +55,10 @@ func installWorkloadCRD(t *testing.T) {
 	if err := localenv.InstallCRDs(ctx, env.ControlPlane.Config, crds); err != nil {
 		t.Fatal(err)
 	}
+	// Propel claims Workloads only once it is granted their group.
+	if err := env.GrantTemplates(ctx, "workload-example", crd.Spec.Group); err != nil {
+		t.Fatal(err)
+	}
 	for _, m := range env.Members {
 		if err := localenv.InstallCRDs(ctx, m.Config, crds); err != nil {
 			t.Fatal(err)

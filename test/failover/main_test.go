@@ -64,7 +64,7 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	if err := fs.Parse(failoverArgs); err != nil {
 		return err
 	}
-	o.Kubeconfig = e.ControlPlane.Kubeconfig
+	o.Kubeconfig = e.ControllerManagerKubeconfig()
 	o.LeaderElect = false
 	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"
 	mgr, _, err := controllermanager.Build(ctx, o)
