@@ -9,6 +9,9 @@ import (
 	"time"
 
 	glua "github.com/yuin/gopher-lua"
+
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/lua/convert"
 )
 
 // allocated returns the bytes the process allocated while f ran.
@@ -130,4 +133,46 @@ func joined(from, to int) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+func TestResultOfRepeatedStringsIsBounded(t *testing.T) {
+	vm := newVM(t, Options{PoolSize: 1})
+	// The table holds one 1 MiB string 200 times; unbounded, its JSON
+	// took 48 s and 926 MiB to build (with 2,000 times, 10 GB).
+	var err error
+	alloc := allocated(func() {
+		_, err = eval(t, vm, `local s = "x"
+for i = 1, 20 do s = s .. s end
+local t = {}
+for i = 1, 200 do t[i] = s end
+return t`)
+	})
+	wantErr(t, err, `customization "my-ric" InterpretStatus: the result exceeds the limit of 16 MiB`)
+	if alloc > 16<<20 {
+		t.Errorf("allocated %d MiB", alloc>>20)
+	}
+	// The JSON writer of typed results stops as early.
+	alloc = allocated(func() {
+		err = vm.Run(ctx, &Call[*convert.State]{
+			Script: NewScript(ric, `function GetDependencies(o)
+  local s = "x"
+  for i = 1, 20 do s = s .. s end
+  local t = {}
+  for i = 1, 200 do t[i] = {name = s} end
+  return t
+end`),
+			Op: configv1alpha1.InterpreterOperationInterpretDependency, Entry: "GetDependencies", NRet: 1,
+			Args: func(L *glua.LState, _ *convert.State) (int, error) {
+				L.Push(glua.LNil)
+				return 1, nil
+			},
+			Results: func(_ *glua.LState, st *convert.State, rets []glua.LValue) error {
+				var deps []map[string]any
+				return st.DecodeInto(rets[0].(*glua.LTable), &deps)
+			},
+		})
+	})
+	if err == nil || !strings.Contains(err.Error(), "the result exceeds the limit of 16 MiB") || alloc > 100<<20 {
+		t.Errorf("got %v, %d MiB allocated", err, alloc>>20)
+	}
 }
