@@ -176,3 +176,30 @@ end`),
 		t.Errorf("got %v, %d MiB allocated", err, alloc>>20)
 	}
 }
+
+func TestConcatOperatorChargesTheResult(t *testing.T) {
+	vm := newVM(t, Options{PoolSize: 1, MaxAllocBytes: 16 << 20})
+	// 30 operands naming one 1 MiB string: 30 MiB in one operation,
+	// refused before it is built (unbounded, with 8 MiB operands this
+	// allocated 256 MiB and took 19 s).
+	err := builderCase(t, vm, `local s = "x"
+for i = 1, 20 do s = s .. s end
+local u = s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s ..
+  s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s
+return {#u}`, 12<<20, "my-ric:4:", "exceeded its allocation budget of 16 MiB (the .. operator would build up to 30 MiB)")
+	if !errors.Is(err, ErrLimit) {
+		t.Errorf("%v is not ErrLimit", err)
+	}
+	// The operator behaves as gopher-lua's.
+	got := mustEval(t, vm, `local function two() return "p", "q" end
+local a, b = "a", "b"
+return {1 .. 2, "a" .. 1.5 .. "b", ("x"):upper() .. "y", two() .. "", "a" .. two(), (a .. b) .. a, #(a .. b .. a), {k = a .. b}, select("#", a .. two())}`)
+	if want := `["12","a1.5b","Xy","p","ap","aba",3,{"k":"ab"},1]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	_, err = eval(t, vm, `local t = {}
+return {"a" .. t}`)
+	wantErr(t, err, "my-ric:3:", "cannot perform concat operation between string and table")
+	_, err = eval(t, vm, `return {1 .. nil}`)
+	wantErr(t, err, "my-ric:2:", "cannot perform concat operation between number and nil")
+}

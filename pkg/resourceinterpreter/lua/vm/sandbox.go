@@ -50,6 +50,7 @@ func newSandbox(o Options) (*glua.LState, error) {
 		L.SetGlobal(name, L.NewFunction(unsupported(name)))
 	}
 	L.GetGlobal(glua.TabLibName).(*glua.LTable).RawSetString("concat", L.NewFunction(tableConcat))
+	L.SetGlobal(concatFunction, L.NewFunction(concatOperator))
 	return L, nil
 }
 
