@@ -193,10 +193,11 @@ func TestLuaHostileRuntime(t *testing.T) {
 	}
 }
 
-// Library calls that build one big string in a single call: width and
-// precision past 99, or a result over the allocation budget, are refused
-// before anything is built. Unfixed, the format probe allocated 2.5 GB and
-// the concat probe 1.65 GB before the 128 MiB budget fired.
+// Library calls and operators that build one big string in a single call:
+// width and precision past 99, or a result over the allocation budget, are
+// refused before anything is built. Unfixed, the format probes allocated
+// 2.5 GB and the table.concat probe 1.65 GB before the 128 MiB budget
+// fired.
 func TestLuaHostileStringBuilders(t *testing.T) {
 	const maxAlloc = 64 << 20
 	probes := map[string]struct{ src, want string }{
@@ -217,6 +218,13 @@ end`, `width 9999999 in "%9999999s" exceeds the limit of 99`},
   for i = 1, 301 do t[i] = "" end
   return #table.concat(t, sep), nil
 end`, "allocation budget of 128 MiB"},
+		"concatOperator": {`function GetReplicas(o)
+  local s = "x"
+  for i = 1, 22 do s = s .. s end
+  local u = s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s ..
+    s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s
+  return #u, nil
+end`, "the .. operator would build up to 160 MiB"},
 	}
 	i := customization.New(customization.Options{})
 	var list []configv1alpha1.ResourceInterpreterCustomization
