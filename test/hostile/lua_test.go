@@ -192,3 +192,68 @@ func TestLuaHostileRuntime(t *testing.T) {
 		t.Errorf("table.concat of 3000 elements: %d, %v", n, err)
 	}
 }
+
+// Library calls and operators that build one big string in a single call:
+// width and precision past 99, or a result over the allocation budget, are
+// refused before anything is built. Unfixed, the format probes allocated
+// 2.5 GB and the table.concat probe 1.65 GB before the 128 MiB budget
+// fired.
+func TestLuaHostileStringBuilders(t *testing.T) {
+	const maxAlloc = 64 << 20
+	probes := map[string]struct{ src, want string }{
+		"formatIndexedWidth": {`function GetReplicas(o)
+  local f = ""
+  for i = 1, 30 do f = f .. "%9999999[1]s" end
+  return #string.format(f, "x"), nil
+end`, `width 9999999 in "%9999999[1]s" exceeds the limit of 99`},
+		"formatWidth": {`function GetReplicas(o)
+  local f, args = "", {}
+  for i = 1, 30 do f, args[i] = f .. "%9999999s", "x" end
+  return #string.format(f, unpack(args)), nil
+end`, `width 9999999 in "%9999999s" exceeds the limit of 99`},
+		"concatSeparator": {`function GetReplicas(o)
+  local sep = "x"
+  for i = 1, 20 do sep = sep .. sep end
+  local t = {}
+  for i = 1, 301 do t[i] = "" end
+  return #table.concat(t, sep), nil
+end`, "allocation budget of 128 MiB"},
+		"concatOperator": {`function GetReplicas(o)
+  local s = "x"
+  for i = 1, 22 do s = s .. s end
+  local u = s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s ..
+    s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s
+  return #u, nil
+end`, "the .. operator would build up to 160 MiB"},
+	}
+	i := customization.New(customization.Options{})
+	var list []configv1alpha1.ResourceInterpreterCustomization
+	for name, p := range probes {
+		c := customizationOf(name, p.src)
+		c.Spec.Target.Kind = name
+		list = append(list, c)
+	}
+	i.LoadConfig(list)
+	for name, p := range probes {
+		t.Run(name, func(t *testing.T) {
+			obj := luaWorkload()
+			obj.SetKind(name)
+			var err error
+			var took time.Duration
+			alloc := heapGrowth(func() {
+				within(t, func() {
+					start := time.Now()
+					_, _, err = i.GetReplicas(context.Background(), obj)
+					took = time.Since(start)
+				})
+			})
+			t.Logf("%s: %v, %d MiB allocated", name, took, alloc>>20)
+			if err == nil || !strings.Contains(err.Error(), p.want) || !strings.Contains(err.Error(), name) {
+				t.Errorf("got %.300v, want an error naming %s with %q", err, name, p.want)
+			}
+			if alloc > maxAlloc {
+				t.Errorf("the probe allocated %d MiB, want at most %d MiB", alloc>>20, maxAlloc>>20)
+			}
+		})
+	}
+}

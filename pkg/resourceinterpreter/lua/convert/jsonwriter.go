@@ -167,6 +167,10 @@ const hexDigits = "0123456789abcdef"
 // str writes s as a JSON string. Invalid UTF-8 is written as is; decoding
 // turns it into U+FFFD, as encoding it with encoding/json would.
 func (w *jsonWriter) str(s string) {
+	if len(w.buf)+len(s) > MaxResultBytes {
+		w.err = errResultTooBig
+		return
+	}
 	w.buf = append(w.buf, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {

@@ -18,6 +18,17 @@ import (
 // cannot exhaust the goroutine stack.
 const maxEncodeDepth = 1000
 
+// MaxResultBytes bounds the strings (values and keys, each counted where
+// it is referenced) of a table converted from Lua, and the JSON written
+// for it. A script can return a table holding one 1 MiB string ten
+// thousand times: it holds little, but its JSON is 10 GB. Results are
+// objects, statuses and lists the controller writes to the API server,
+// which refuses objects over 1.5 MiB (etcd's limit): 16 MiB is far above
+// any result that could be stored.
+const MaxResultBytes = 16 << 20
+
+var errResultTooBig = fmt.Errorf("the result exceeds the limit of %d MiB", MaxResultBytes>>20)
+
 var (
 	errSparseArray = errors.New("cannot encode sparse array")
 	errInvalidKeys = errors.New("cannot encode mixed or invalid key types")
@@ -91,9 +102,25 @@ type encoder struct {
 	// not copied, where converting them would give an equal value
 	// (canonical); metadata, which callers change, is always copied.
 	share bool
+	// bytes counts what the result's JSON would hold (see MaxResultBytes).
+	bytes int64
+}
+
+// grow counts a value of n bytes of text in the result.
+func (e *encoder) grow(n int) error {
+	e.bytes += int64(n) + 8
+	if e.bytes > MaxResultBytes {
+		return errResultTooBig
+	}
+	return nil
 }
 
 func (e *encoder) value(v glua.LValue) (any, error) {
+	if s, ok := v.(glua.LString); ok {
+		if err := e.grow(len(s)); err != nil {
+			return nil, err
+		}
+	}
 	switch t := v.(type) {
 	case *glua.LNilType:
 		return nil, nil
@@ -202,6 +229,9 @@ func (e *encoder) object(start, end int, root bool) (any, error) {
 	out := make(map[string]any, (end-start)/2)
 	for i := start; i < end; i += 2 {
 		k := string(e.members.kv[i].(glua.LString))
+		if err := e.grow(len(k)); err != nil {
+			return nil, err
+		}
 		if root {
 			e.share = k != metadataKey
 		}
@@ -225,7 +255,12 @@ func (e *encoder) goValue(v any, depth int) (any, error) {
 		return v, nil
 	}
 	switch t := v.(type) {
-	case bool, string:
+	case string:
+		if err := e.grow(len(t)); err != nil {
+			return nil, err
+		}
+		return t, nil
+	case bool:
 		return t, nil
 	case int64:
 		return e.number(float64(t))

@@ -47,12 +47,45 @@ type module struct {
 	opts Options
 }
 
+// maxQuantityExponent bounds the decimal exponent of a quantity argument:
+// the syntax allows "1e999999999", and adding it to "1" built a number of
+// a billion digits in one call. The largest suffix, E, is 1e18.
+const maxQuantityExponent = 64
+
+// decimalExponentBeyond reports whether s ends with a decimal exponent
+// ("e" or "E", a sign, digits) over limit in absolute value.
+func decimalExponentBeyond(s string, limit int) bool {
+	end := len(s)
+	start := end
+	for start > 0 && s[start-1] >= '0' && s[start-1] <= '9' {
+		start--
+	}
+	digits := s[start:end]
+	if start > 0 && (s[start-1] == '+' || s[start-1] == '-') {
+		start--
+	}
+	if digits == "" || start == 0 || (s[start-1] != 'e' && s[start-1] != 'E') {
+		return false
+	}
+	n := 0
+	for _, c := range digits {
+		if n = n*10 + int(c-'0'); n > limit {
+			return true
+		}
+	}
+	return false
+}
+
 // quantityArg reads argument i: a quantity string, or nil for zero.
 func quantityArg(L *glua.LState, i int) resource.Quantity {
 	switch v := L.Get(i).(type) {
 	case *glua.LNilType:
 		return resource.Quantity{}
 	case glua.LString:
+		// Before parsing: parsing "1e-999999999" alone does not end.
+		if decimalExponentBeyond(string(v), maxQuantityExponent) {
+			L.ArgError(i, fmt.Sprintf("invalid quantity %q: its exponent is beyond the limit of ±%d", string(v), maxQuantityExponent))
+		}
 		q, err := resource.ParseQuantity(string(v))
 		if err != nil {
 			L.ArgError(i, fmt.Sprintf("invalid quantity %q: %v", string(v), err))

@@ -34,6 +34,14 @@ func TestKubeResourceAdd(t *testing.T) {
 	wantErr(t, err, "my-ric:3:", "string expected, got number")
 	_, err = eval(t, vm, "local kube = require('kube')\nreturn {v = kube.resourceAdd(\"1x1\")}")
 	wantErr(t, err, "invalid quantity")
+	// Unbounded, this built a number of a billion digits.
+	for _, q := range []string{"1e999999999", "1e-999999999", "1e65"} {
+		_, err = eval(t, vm, "local kube = require('kube')\nreturn {v = kube.resourceAdd(\"1\", \""+q+"\")}")
+		wantErr(t, err, "my-ric:3:", "invalid quantity \""+q+"\": its exponent is beyond the limit of ±64")
+	}
+	if got := mustEval(t, vm, "local kube = require('kube')\nreturn {v = kube.resourceAdd(\"1e18\", \"1\")}"); got != `{"v":"1000000000000000001"}` {
+		t.Errorf("got %s", got)
+	}
 }
 
 func TestKubeGetResourceQuantity(t *testing.T) {

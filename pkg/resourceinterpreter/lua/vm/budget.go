@@ -60,6 +60,9 @@ type budget struct {
 	L        *glua.LState
 	maxBytes int64
 	fp       footprint
+	// built is what library functions built since the state was last
+	// measured for them (see reserve).
+	built int64
 
 	// shared with the memory guard
 	mu        sync.Mutex
@@ -78,7 +81,7 @@ func (b *budget) begin(ctx context.Context) {
 	if d, ok := ctx.Deadline(); ok && d.Before(b.deadline) {
 		b.deadline, b.callerDeadline = d, true
 	}
-	b.steps = 0
+	b.steps, b.built = 0, 0
 	b.nextPoll = pollEvery
 	if b.maxSteps > 0 && b.maxSteps < b.nextPoll {
 		b.nextPoll = b.maxSteps + 1
@@ -141,6 +144,41 @@ func (b *budget) overBudget() bool {
 	b.stop(&limitError{fmt.Sprintf("script exceeded its allocation budget of %d MiB (it holds over %d MiB of strings and tables)",
 		b.maxBytes>>20, held>>20)})
 	return true
+}
+
+// reserveBatch is how much library functions may build, in strings of
+// at most this size each, between two measures of the state: measuring on
+// every small string.format would cost more than the formatting.
+func (b *budget) reserveBatch() int64 { return b.maxBytes / 16 }
+
+// reserve charges a string of up to n bytes that the library function
+// what is about to build, before it builds it: a result bigger than the
+// budget, or than what the state's footprint leaves of it, stops the call.
+// Without it one call (table.concat with a long separator) could allocate
+// gigabytes before the memory guard could ask for a measure.
+func (b *budget) reserve(what string, n int64) error {
+	if b.L == nil || b.maxBytes <= 0 {
+		return nil
+	}
+	b.built += n
+	if n <= b.reserveBatch() && b.built <= b.reserveBatch() {
+		return nil
+	}
+	b.built = 0
+	var held int64
+	if n <= b.maxBytes {
+		held = b.fp.measure(b.L, b.maxBytes-n)
+		if held+n <= b.maxBytes {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("script exceeded its allocation budget of %d MiB (%s would build up to %d MiB", b.maxBytes>>20, what, n>>20)
+	if held > 0 {
+		msg += fmt.Sprintf(" while the script holds %d MiB", held>>20)
+	}
+	err := &limitError{msg + ")"}
+	b.stop(err)
+	return err
 }
 
 func (b *budget) poll() bool {

@@ -103,7 +103,7 @@ func TestAllocationBudgetConcurrentHonestAndHostile(t *testing.T) {
 	hostile := map[string]string{
 		"doubling":  "local s = 'x'\nwhile true do s = s .. s end",
 		"tables":    "local t = {}\nwhile true do t[#t+1] = {} end",
-		"strings":   "local t = {}\nlocal s = string.format('%0100d', 0)\nwhile true do t[#t+1] = s .. #t end",
+		"strings":   "local t = {}\nlocal s = string.format('%099d', 0)\nwhile true do t[#t+1] = s .. #t end",
 		"recursion": "local function f(s, n) local t = s .. s; if n > 20 then while true do end end; return f(t, n + 1), t end\nreturn {f('0123456789', 0)}",
 	}
 	var hwg sync.WaitGroup

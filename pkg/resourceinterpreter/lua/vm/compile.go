@@ -87,6 +87,7 @@ func compile(name, source string) (prog *program, err error) {
 	if chunk == nil && strings.TrimSpace(source) != "" {
 		return nil, &CompileError{Name: name, Line: 1, Message: "script does not parse"}
 	}
+	rewriteConcat(chunk)
 	proto, err := glua.Compile(chunk, name)
 	if err != nil {
 		var ce *glua.CompileError

@@ -50,6 +50,7 @@ func newSandbox(o Options) (*glua.LState, error) {
 		L.SetGlobal(name, L.NewFunction(unsupported(name)))
 	}
 	L.GetGlobal(glua.TabLibName).(*glua.LTable).RawSetString("concat", L.NewFunction(tableConcat))
+	L.SetGlobal(concatFunction, L.NewFunction(concatOperator))
 	return L, nil
 }
 
@@ -71,16 +72,27 @@ func tableConcat(L *glua.LState) int {
 		L.Push(glua.LString(""))
 		return 1
 	}
-	var b strings.Builder
+	// The result's size first, charged to the budget, then one allocation.
+	size := int64(len(sep)) * int64(j-i)
 	for k := i; k <= j; k++ {
 		v := tbl.RawGetInt(k)
 		if !glua.LVCanConvToString(v) {
 			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
 		}
+		if s, ok := v.(glua.LString); ok {
+			size += int64(len(s))
+		} else {
+			size += int64(len(glua.LVAsString(v)))
+		}
+	}
+	reserve(L, "table.concat", size)
+	var b strings.Builder
+	b.Grow(int(size))
+	for k := i; k <= j; k++ {
 		if k > i {
 			b.WriteString(sep)
 		}
-		b.WriteString(glua.LVAsString(v))
+		b.WriteString(glua.LVAsString(tbl.RawGetInt(k)))
 	}
 	L.Push(glua.LString(b.String()))
 	return 1

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -20,7 +21,9 @@ func baseNames(t *testing.T, vm *testVM) []string {
 	defer vm.pool.put(st)
 	var names []string
 	st.iso.globals.ForEach(func(k, _ glua.LValue) {
-		if s, ok := k.(glua.LString); ok {
+		// Only names a script can write: hidden globals such as the
+		// concatenation function are not identifiers.
+		if s, ok := k.(glua.LString); ok && luaIdentifier.MatchString(string(s)) {
 			names = append(names, string(s))
 		}
 	})
@@ -32,6 +35,8 @@ func baseNames(t *testing.T, vm *testVM) []string {
 	}
 	return names
 }
+
+var luaIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // A global a script assigns shadows the base function or library of that
 // name for the rest of the call, also once it is set to nil: as in
@@ -181,4 +186,21 @@ func sameSet(a, b []string) bool {
 	sort.Strings(a)
 	sort.Strings(b)
 	return strings.Join(a, ",") == strings.Join(b, ",")
+}
+
+// A script that runs in a copy of the globals (it assigns a base name) still
+// reaches the hidden function its .. chains are compiled into.
+func TestShadowingScriptConcatenates(t *testing.T) {
+	vm := newVM(t, Options{PoolSize: 1})
+	src := `function ReflectStatus(obj)
+  error = 'e'
+  return {joined = error .. '-' .. obj.kind}
+end`
+	raw, err := reflectStatus(vm, ctx, NewScript(ric, src), obj(t, `{"kind":"X"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(raw.Raw), `{"joined":"e-X"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
 }

@@ -14,7 +14,7 @@ var (
 		time, date glua.LGFunction
 	}
 	stdString struct {
-		byte, char, format, len, lower, upper, reverse, sub glua.LGFunction
+		byte, char, len, lower, upper, reverse, sub glua.LGFunction
 	}
 )
 
@@ -25,7 +25,7 @@ func init() {
 	stdOs.time, stdOs.date = gfn(os, "time"), gfn(os, "date")
 	str := openStd(L, glua.OpenString)
 	stdString.byte, stdString.char = gfn(str, "byte"), gfn(str, "char")
-	stdString.format, stdString.len = gfn(str, "format"), gfn(str, "len")
+	stdString.len = gfn(str, "len")
 	stdString.lower, stdString.upper = gfn(str, "lower"), gfn(str, "upper")
 	stdString.reverse, stdString.sub = gfn(str, "reverse"), gfn(str, "sub")
 }

@@ -22,7 +22,7 @@ func openSafeString(L *glua.LState) int {
 	funcs := map[string]glua.LGFunction{
 		"byte":    capped("byte", stdString.byte),
 		"char":    capped("char", stdString.char),
-		"format":  capped("format", stdString.format),
+		"format":  capped("format", strFormat),
 		"len":     capped("len", stdString.len),
 		"lower":   capped("lower", stdString.lower),
 		"upper":   capped("upper", stdString.upper),
@@ -62,6 +62,19 @@ func capped(name string, fn glua.LGFunction) glua.LGFunction {
 			}
 		}
 		return fn(L)
+	}
+}
+
+// reserve charges a string of up to n bytes, about to be built by the
+// library function what, to the call's budget, raising the limit error
+// when it does not fit.
+func reserve(L *glua.LState, what string, n int64) {
+	b, ok := L.Context().(*budget)
+	if !ok {
+		return
+	}
+	if err := b.reserve(what, n); err != nil {
+		L.RaiseError("%s", err.Error())
 	}
 }
 
