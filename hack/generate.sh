@@ -11,4 +11,7 @@ cd "$root"
 controller_gen="go run sigs.k8s.io/controller-tools/cmd/controller-gen@v0.21.0"
 $controller_gen object:headerFile=hack/boilerplate.go.txt paths=./pkg/apis/...
 $controller_gen crd:crdVersions=v1 paths=./pkg/apis/... output:crd:artifacts:config=config/crds
+cluster_crd=config/crds/cluster.karmada.io_clusters.yaml
+awk -f hack/relax-cluster-conditions.awk "$cluster_crd" >"$cluster_crd.tmp"
+mv "$cluster_crd.tmp" "$cluster_crd"
 $controller_gen rbac:roleName=propel-controller-manager paths="./pkg/...;./cmd/..." output:rbac:artifacts:config=config/deploy/karmada-apiserver

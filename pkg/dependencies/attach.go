@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 	corev1 "k8s.io/api/core/v1"
@@ -224,8 +225,16 @@ func (d *Distributor) inheritPolicies(ctx context.Context, attached, current *wo
 		attached.Spec.ConflictResolution = policyv1alpha1.ConflictOverwrite
 	}
 	attached.Spec.PreserveResourcesOnDeletion = ptr.To(preserve)
-	if (overwrite && abort) || (preserve && keep) {
-		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Referrers of %s/%s disagree on conflictResolution or preserveResourcesOnDeletion; using Overwrite=%v, preserve=%v", attached.Namespace, attached.Name, overwrite, preserve)
+	var conflicts []string
+	if overwrite && abort {
+		conflicts = append(conflicts, "conflictResolution Overwrite and Abort, using Overwrite")
+	}
+	if preserve && keep {
+		conflicts = append(conflicts, "preserveResourcesOnDeletion true and false, using true")
+	}
+	if len(conflicts) > 0 {
+		// Karmada's message prefix, which its e2e suite matches on.
+		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Dependency policy conflict detected: %s", strings.Join(conflicts, "; "))
 	}
 }
 

@@ -16,6 +16,7 @@ const (
 	EventReasonSyncScheduleResultToDependenciesFailed = "SyncScheduleResultToDependenciesFailed"
 	// EventReasonDependencyPolicyConflict is recorded on an attached
 	// binding whose referrers disagree on conflictResolution or
-	// preserveResourcesOnDeletion (Propel's; Karmada logs it).
+	// preserveResourcesOnDeletion; the message starts "Dependency policy
+	// conflict detected: ", as Karmada's does.
 	EventReasonDependencyPolicyConflict = "DependencyPolicyConflict"
 )

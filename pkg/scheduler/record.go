@@ -16,7 +16,6 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/scheduler/core"
 	"github.com/propel-mc/propel/pkg/scheduler/framework"
 )
 
@@ -87,8 +86,10 @@ func (s *Scheduler) patchSpec(ctx context.Context, b *binding, out outcome) (*bi
 
 // patchStatus sets the Scheduled condition and, on success, the observed
 // generation (of the binding as written), the observed affinity term and
-// lastScheduledTime. lastScheduledTime only moves when something else
-// changes, on first success, or for a due manual reschedule.
+// lastScheduledTime. Every successful run stamps lastScheduledTime, as
+// Karmada's does (clients wait for the stamp after a cluster change that
+// keeps the placement); a run happens only on a trigger (decide), so this
+// is one status write per run, and status-only updates do not requeue.
 func (s *Scheduler) patchStatus(ctx context.Context, b *binding, out outcome) (bool, error) {
 	desired := b.copy()
 	st := desired.status
@@ -99,12 +100,10 @@ func (s *Scheduler) patchStatus(ctx context.Context, b *binding, out outcome) (b
 			st.SchedulerObservedAffinityName = out.result.AffinityName
 		}
 	}
-	changed := !apiequality.Semantic.DeepEqual(*b.status, *st)
-	if out.err == nil && (changed || st.LastScheduledTime == nil || core.RescheduleDue(b.spec, b.status)) {
+	if out.err == nil {
 		st.LastScheduledTime = &metav1.Time{Time: s.now()}
-		changed = true
 	}
-	if !changed {
+	if apiequality.Semantic.DeepEqual(*b.status, *st) {
 		return false, nil
 	}
 	// An update conditional on the version read, as the optimistic-lock

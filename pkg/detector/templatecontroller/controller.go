@@ -202,12 +202,16 @@ func (r *Reconciler) RequeueClaimed() {
 // returned as errors, which controller-runtime would log at error level on
 // every retry.
 func (r *Reconciler) Reconcile(ctx context.Context, k Key) (reconcile.Result, error) {
-	err := r.reconcileTemplate(ctx, k, r.lazy.take(k))
+	lazy := r.lazy.take(k)
+	err := r.reconcileTemplate(ctx, k, lazy)
 	if err == nil {
 		r.backoff.Forget(k)
 		r.failures.forget(k)
 		return reconcile.Result{}, nil
 	}
+	// The retry stands for the same change: a Lazy policy must not act on
+	// it just because the first attempt failed.
+	r.lazy.record(k, lazy)
 	delay := r.backoff.When(k)
 	if ie, ok := asInterpreterError(err); ok {
 		delay = min(delay, r.opts.InterpreterRetryCap)

@@ -94,7 +94,7 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 	if p.ID == "" {
 		// The policy controller is about to write the id; its arrival in
 		// the policy index requeues the template.
-		if !r.idWaiters.park(p.Key(), t.Key()) {
+		if !r.idWaiters.park(p.Key(), t.Key(), lazyChange) {
 			// The id reached the index since p was read: retry.
 			return fmt.Errorf("policy %s has no permanent id yet", p.Key())
 		}

@@ -109,8 +109,8 @@ func (s *policySource) WaitForSync(ctx context.Context) error {
 type idHooks struct{ r *Reconciler }
 
 func (h idHooks) IDKnown(policy string) {
-	for _, k := range h.r.idWaiters.idKnown(policy) {
-		h.r.Enqueue(k, false)
+	for k, lazy := range h.r.idWaiters.idKnown(policy) {
+		h.r.Enqueue(k, lazy)
 	}
 }
 

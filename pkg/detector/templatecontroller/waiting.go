@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 )
 
@@ -43,7 +44,9 @@ func (w *waitingList) snapshot() []Key {
 }
 
 // WakeWaiting queues the waiting templates p now selects, once every
-// override p depends on exists (the policy controller calls it).
+// override p depends on exists (the policy controller calls it). As in
+// Karmada, a Lazy policy claims them but leaves their propagation to
+// their next real change.
 func (r *Reconciler) WakeWaiting(ctx context.Context, p *policyindex.Policy) error {
 	var matched []Key
 	for _, k := range r.waiting.snapshot() {
@@ -61,9 +64,10 @@ func (r *Reconciler) WakeWaiting(ctx context.Context, p *policyindex.Policy) err
 	if err := r.checkDependentOverrides(ctx, p); err != nil {
 		return err
 	}
+	lazy := p.Spec.ActivationPreference == policyv1alpha1.LazyActivation
 	for _, k := range matched {
 		r.waiting.remove(k)
-		r.Enqueue(k, false)
+		r.Enqueue(k, lazy)
 	}
 	return nil
 }
