@@ -187,7 +187,7 @@ func statefulSet(name string, replicas int32) *appsv1.StatefulSet {
 	}
 }
 
-// TestInterpreterWebhookOutage (issue 11 item 10): while the interpreter
+// TestInterpreterWebhookOutage: while the interpreter
 // webhook fails, the template gets ApplyPolicyFailed events and the
 // detector logs the failure naming template and webhook, and keeps
 // retrying; once the webhook answers again the binding gets its replicas.
@@ -238,7 +238,7 @@ func TestInterpreterWebhookOutage(t *testing.T) {
 	})
 }
 
-// TestPanickingReconcileIsRetried (issue 11 item 11): a panic while
+// TestPanickingReconcileIsRetried: a panic while
 // reconciling a template is recovered, the detector keeps running, and the
 // template is retried until it gets its binding.
 func TestPanickingReconcileIsRetried(t *testing.T) {

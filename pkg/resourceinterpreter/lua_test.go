@@ -15,7 +15,7 @@ import (
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
-// TestLuaAggregateStatusKeepsEmptyString is issue 10 observation 8 as
+// TestLuaAggregateStatusKeepsEmptyString is a Karmada compatibility case, as
 // controllers see it: Karmada drops the empty tables of a Lua result and
 // keeps the empty string, so status = {active = {}, type = "",
 // lastScheduleTime = {}} comes back as status: {type: ""}, whatever the

@@ -2,7 +2,7 @@
 // interpreter webhooks answering over loopback TLS, member clients built
 // from Cluster objects, Lua customizations compiled and run by the real VM,
 // and the scheduler estimator's gRPC server over loopback.
-// Each probe is an attack observed on an earlier version (issue 11); it
+// Each probe is an attack observed on an earlier version; it
 // asserts a clear error naming the limit or rule, bounded time and memory,
 // and that the process survives to serve the next call.
 package hostile

@@ -16,7 +16,7 @@ import (
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
-// TestMemberHTTPEndpointRefused: issue 11 item 11. A Cluster whose
+// TestMemberHTTPEndpointRefused: A Cluster whose
 // apiEndpoint is http:// used to receive the member's bearer token in clear
 // text. The member client cache now refuses it (the error reaches the
 // Cluster's Ready condition through the status controller), and a plain

@@ -101,7 +101,7 @@ func wantErr(t *testing.T, err error, parts ...string) {
 	t.Log(err)
 }
 
-// TestWebhookCopyAmplification: issue 11 item 5. 86 doubling copies (4.5 KB
+// TestWebhookCopyAmplification: 86 doubling copies (4.5 KB
 // of patch) used to expand to a 125 MiB object and 1.5 GB of RSS.
 func TestWebhookCopyAmplification(t *testing.T) {
 	ops := []string{`{"op":"add","path":"/b","value":{"x":"` + strings.Repeat("y", 50) + `"}}`}
@@ -126,7 +126,7 @@ func TestWebhookCopyAmplification(t *testing.T) {
 	}
 }
 
-// TestWebhookHugeStatusMessage: issue 11 item 6, a 20 MiB status.message.
+// TestWebhookHugeStatusMessage: a 20 MiB status.message.
 func TestWebhookHugeStatusMessage(t *testing.T) {
 	msg := strings.Repeat("m", 20<<20)
 	ri := hostileWebhook(t, func(uid string) string {
@@ -136,7 +136,7 @@ func TestWebhookHugeStatusMessage(t *testing.T) {
 	wantErr(t, err, "webhook call failed, get status code: 500", "[truncated ")
 }
 
-// TestWebhookInvalidReplicas: issue 11 item 7 through the webhook layer.
+// TestWebhookInvalidReplicas: invalid replica counts through the webhook layer.
 func TestWebhookInvalidReplicas(t *testing.T) {
 	for _, v := range []string{"-1", "1.5", "2147483648", "1e400"} {
 		t.Run(v, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestWebhookInvalidReplicas(t *testing.T) {
 	}
 }
 
-// TestWebhookHugeTimeoutClamped: issue 11 item 8, timeoutSeconds 2^31-1
+// TestWebhookHugeTimeoutClamped: timeoutSeconds 2^31-1
 // against a webhook that never answers: the call ends at 30 s at most. The
 // probe uses a caller deadline of 45 s so that a regression fails rather
 // than hangs.
@@ -174,7 +174,7 @@ func TestWebhookHugeTimeoutClamped(t *testing.T) {
 	}
 }
 
-// TestWebhookChangesIdentity: issue 11 item 11, a Retain answer renaming the
+// TestWebhookChangesIdentity: a Retain answer renaming the
 // object into kube-system.
 func TestWebhookChangesIdentity(t *testing.T) {
 	ri := hostileWebhook(t, patchAnswer(`[{"op":"replace","path":"/metadata/namespace","value":"kube-system"}]`))
@@ -185,7 +185,7 @@ func TestWebhookChangesIdentity(t *testing.T) {
 	}
 }
 
-// TestWebhookDependencyInOtherNamespace: issue 11 item 11, a Secret of
+// TestWebhookDependencyInOtherNamespace: a Secret of
 // kube-system named as a dependency.
 func TestWebhookDependencyInOtherNamespace(t *testing.T) {
 	ri := hostileWebhook(t, ok(`,"dependencies":[{"apiVersion":"v1","kind":"Secret","namespace":"kube-system","name":"admin-token"}]`))
@@ -193,7 +193,7 @@ func TestWebhookDependencyInOtherNamespace(t *testing.T) {
 	wantErr(t, err, `dependencies[0] (Secret admin-token) is in namespace "kube-system", not "default"`)
 }
 
-// TestWebhookCABundleReplacesSystemRoots: issue 11 item 11. The webhook's
+// TestWebhookCABundleReplacesSystemRoots: the webhook's
 // certificate is signed by a CA among the system roots (systemCA, installed
 // by TestMain through SSL_CERT_FILE) but not by its caBundle: it used to be
 // trusted, because the caBundle was added to the system roots.

@@ -52,7 +52,7 @@ func laggingCache(t *testing.T, live client.Reader) *Reconciler {
 
 // TestBindingCreateConflictReadError: when the cache lags, the create
 // conflicts and the live read fails, that failure is returned, not the
-// cache's stale NotFound (issue 11 item 9: the read's error went to a
+// cache's stale NotFound (an earlier version sent the read's error to a
 // shadowed variable).
 func TestBindingCreateConflictReadError(t *testing.T) {
 	boom := errors.New("apiserver unavailable")

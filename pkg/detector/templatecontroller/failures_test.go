@@ -49,7 +49,7 @@ func (f *flakyInterpreter) GetReplicas(context.Context, *unstructured.Unstructur
 	return 7, nil, f.err
 }
 
-// TestInterpreterFailureRetryIsCapped (issue 11 item 10): a template whose
+// TestInterpreterFailureRetryIsCapped: a template whose
 // replicas the interpreter fails to answer is retried with the controller's
 // growing backoff, capped at InterpreterRetryCap, so it converges within
 // the cap once the webhook answers again (it took ~75 s with the uncapped

@@ -95,7 +95,7 @@ func FuzzJSONDecoderMatchesEncodingJSON(f *testing.F) {
 // FuzzJSONWriterMatchesEncoder holds the Lua -> Go paths to references,
 // on tables decoded from the fuzzed JSON: the encoder (with the repair
 // without references) to Karmada's rule written plainly (karmadaDecode:
-// empty tables dropped, empty strings and objects kept: issue 10
+// empty tables dropped, empty strings and objects kept, as Karmada does
 // observation 8), the JSON writer (typed results) to the encoder, and, for
 // objects, the writer and encoder on lazy proxies to the same on eager
 // tables and the sharing decode (AggregateStatus) to the copying one, and

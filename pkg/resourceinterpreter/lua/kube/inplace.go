@@ -9,7 +9,7 @@ import (
 // argument is then still a proxy of the caller's Go object, which the
 // native layer's field readers can read directly. That skips writing the
 // template's canonical JSON and decoding it into a PodTemplateSpec, the
-// bulk of a call on an object the memo has not seen (issue 15: every
+// bulk of a call on an object the memo has not seen (measured: every
 // object in a controller is a fresh decode).
 //
 // The canonical path leaves empty tables and nulls out before decoding,

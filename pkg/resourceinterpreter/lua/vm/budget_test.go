@@ -63,7 +63,7 @@ func runWhile(n int, done <-chan struct{}, fn func()) (wait func() int64) {
 	return func() int64 { wg.Wait(); return calls.Load() }
 }
 
-// TestAllocationBudgetIgnoresOtherGoroutines: issue 11 item 4. The budget
+// TestAllocationBudgetIgnoresOtherGoroutines: the budget
 // used to be charged with the whole process's allocations, so 10
 // concurrent honest calls failed while another goroutine allocated.
 func TestAllocationBudgetIgnoresOtherGoroutines(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 // hostileScripts are scripts that crashed, stalled or bloated the process
-// when compiled before the limits (issue 11), each with the limit that
+// when compiled before the limits existed, each with the limit that
 // now rejects it.
 func hostileScripts() map[string]struct{ src, msg string } {
 	consts := &strings.Builder{}
