@@ -1,6 +1,7 @@
-// Command propel-controller-manager runs Propel: the resource detector, the
-// scheduler and the propagation controllers against a Karmada control plane.
-// It accepts karmada-controller-manager's command line unchanged.
+// Command propel-controller-manager runs Propel: the resource detector and
+// the propagation controllers against a Karmada control plane, and the
+// scheduler too when --controllers names it. It accepts
+// karmada-controller-manager's command line unchanged.
 package main
 
 import (
