@@ -46,6 +46,11 @@ func TestMultiClusterServiceExportImport(t *testing.T) {
 			_ = env.Client.Delete(context.Background(), crdPolicy)
 		}
 	})
+	// Claiming CRDs is outside the generated role: a user grants it, as
+	// config/deploy/README.md says.
+	if err := env.GrantTemplates(ctx, "crds", "apiextensions.k8s.io"); err != nil {
+		t.Fatal(err)
+	}
 	crdPolicy = applySample(t, "mcs-api/crds-propagation.yaml", ns)[0]
 	applySample(t, "mcs-api/provider.yaml", ns)
 	applySample(t, "mcs-api/consumer.yaml", ns)
