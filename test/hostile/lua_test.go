@@ -37,6 +37,20 @@ func customizationOf(name, getReplicas string) configv1alpha1.ResourceInterprete
 	}
 }
 
+// loadProbes loads each probe's GetReplicas as the customization of a kind
+// named after the probe, as the controller loads customizations.
+func loadProbes(probes map[string]struct{ src, want string }) *customization.Interpreter {
+	i := customization.New(customization.Options{})
+	var list []configv1alpha1.ResourceInterpreterCustomization
+	for name, p := range probes {
+		c := customizationOf(name, p.src)
+		c.Spec.Target.Kind = name
+		list = append(list, c)
+	}
+	i.LoadConfig(list)
+	return i
+}
+
 func luaWorkload() *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "example.io/v1", "kind": "Workload",
@@ -162,14 +176,7 @@ func TestLuaHostileRuntime(t *testing.T) {
 		"memory":    {`function GetReplicas(o) local s = "x" for i = 1, 40 do s = s .. s end return 1, nil end`, "exceeded"},
 		"deepStack": {`local function f(n) return 1 + f(n + 1) end function GetReplicas(o) return f(1), nil end`, "stack overflow"},
 	}
-	i := customization.New(customization.Options{})
-	var list []configv1alpha1.ResourceInterpreterCustomization
-	for name, p := range probes {
-		c := customizationOf(name, p.src)
-		c.Spec.Target.Kind = name
-		list = append(list, c)
-	}
-	i.LoadConfig(list)
+	i := loadProbes(probes)
 	for name, p := range probes {
 		t.Run(name, func(t *testing.T) {
 			obj := luaWorkload()
@@ -226,14 +233,7 @@ end`, "allocation budget of 128 MiB"},
   return #u, nil
 end`, "the .. operator would build up to 160 MiB"},
 	}
-	i := customization.New(customization.Options{})
-	var list []configv1alpha1.ResourceInterpreterCustomization
-	for name, p := range probes {
-		c := customizationOf(name, p.src)
-		c.Spec.Target.Kind = name
-		list = append(list, c)
-	}
-	i.LoadConfig(list)
+	i := loadProbes(probes)
 	for name, p := range probes {
 		t.Run(name, func(t *testing.T) {
 			obj := luaWorkload()
