@@ -74,4 +74,3 @@ func (r *Reconciler) subjectsOf(ctx context.Context, cluster string) ([]rbacv1.S
 	}
 	return proxySubjects(roles.Items, bindings.Items, cluster), nil
 }
-
