@@ -89,3 +89,25 @@ func TestInterpretationEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyPolicyMessages: a ClusterPropagationPolicy is named "cluster
+// policy(name)" in the ApplyPolicy messages, as in Karmada's, not by an
+// empty namespace.
+func TestApplyPolicyMessages(t *testing.T) {
+	rec := record.NewFakeRecorder(10)
+	r := &Reconciler{interpreter: hooks{}, recorder: rec}
+	obj := templatetest.DecodedDeployment(t, "web")
+	r.applySucceeded(obj, &policyindex.Policy{Namespace: "default", Name: "p", Spec: pp()})
+	r.applySucceeded(obj, &policyindex.Policy{Name: "cp", Cluster: true, Spec: pp()})
+	_ = r.applyFailed(obj, &policyindex.Policy{Name: "cp", Cluster: true, Spec: pp()}, errors.New("denied"))
+	close(rec.Events)
+	var got []string
+	for e := range rec.Events {
+		got = append(got, e)
+	}
+	want := []string{"Normal ApplyPolicySucceed Apply policy(default/p) succeed", "Normal ApplyPolicySucceed Apply cluster policy(cp) succeed",
+		"Warning ApplyPolicyFailed Apply cluster policy(cp) failed: denied"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}

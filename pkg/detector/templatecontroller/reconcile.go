@@ -134,7 +134,16 @@ func (r *Reconciler) applySucceeded(obj *unstructured.Unstructured, p *policyind
 	case configv1alpha1.InterpreterOperationInterpretReplica:
 		r.recorder.Event(obj, "Normal", ReasonGetReplicasSucceed, "Interpreted the replicas of the resource template.")
 	}
-	r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply policy(%s) succeed", p.Key())
+	r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply %s succeed", policyInMessage(p))
+}
+
+// policyInMessage names p in the ApplyPolicy messages as Karmada's do:
+// "policy(namespace/name)" or "cluster policy(name)".
+func policyInMessage(p *policyindex.Policy) string {
+	if p.Cluster {
+		return "cluster policy(" + p.Name + ")"
+	}
+	return "policy(" + p.Namespace + "/" + p.Name + ")"
 }
 
 // applyFailed records a failed claim or binding write: first the
@@ -147,6 +156,6 @@ func (r *Reconciler) applyFailed(obj *unstructured.Unstructured, p *policyindex.
 		}
 		r.recorder.Event(obj, "Warning", reason, boundedtext.String(ie.err.Error()))
 	}
-	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedtext.String(err.Error()))
+	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply %s failed: %s", policyInMessage(p), boundedtext.String(err.Error()))
 	return err
 }
