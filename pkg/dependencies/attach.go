@@ -234,7 +234,7 @@ func (d *Distributor) inheritPolicies(ctx context.Context, attached, current *wo
 	}
 	if len(conflicts) > 0 {
 		// Karmada's message prefix, which its e2e suite matches on.
-		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Dependency policy conflict detected: %s", strings.Join(conflicts, "; "))
+		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Dependency policy conflict detected: %s.", strings.Join(conflicts, "; "))
 	}
 }
 

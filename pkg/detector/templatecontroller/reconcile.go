@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
@@ -117,12 +118,44 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 		return r.applyFailed(obj, p, err)
 	}
 	if written {
-		r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply policy(%s) succeed", p.Key())
+		r.applySucceeded(obj, p)
 	}
 	return nil
 }
 
+// applySucceeded records a binding write: the replica or component
+// interpretation that went into it (Karmada records one whenever it builds
+// a binding; like ApplyPolicySucceed, Propel announces only a write), then
+// the policy.
+func (r *Reconciler) applySucceeded(obj *unstructured.Unstructured, p *policyindex.Policy) {
+	switch r.workloadOperation(obj) {
+	case configv1alpha1.InterpreterOperationInterpretComponent:
+		r.recorder.Event(obj, "Normal", ReasonGetComponentsSucceed, "Interpreted the components of the resource template.")
+	case configv1alpha1.InterpreterOperationInterpretReplica:
+		r.recorder.Event(obj, "Normal", ReasonGetReplicasSucceed, "Interpreted the replicas of the resource template.")
+	}
+	r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply %s succeed", policyInMessage(p))
+}
+
+// policyInMessage names p in the ApplyPolicy messages as Karmada's do:
+// "policy(namespace/name)" or "cluster policy(name)".
+func policyInMessage(p *policyindex.Policy) string {
+	if p.Cluster {
+		return "cluster policy(" + p.Name + ")"
+	}
+	return "policy(" + p.Namespace + "/" + p.Name + ")"
+}
+
+// applyFailed records a failed claim or binding write: first the
+// interpretation that failed, if that was the cause, then the policy.
 func (r *Reconciler) applyFailed(obj *unstructured.Unstructured, p *policyindex.Policy, err error) error {
-	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedtext.String(err.Error()))
+	if ie, ok := asInterpreterError(err); ok {
+		reason := ReasonGetReplicasFailed
+		if ie.op == configv1alpha1.InterpreterOperationInterpretComponent {
+			reason = ReasonGetComponentsFailed
+		}
+		r.recorder.Event(obj, "Warning", reason, boundedtext.String(ie.err.Error()))
+	}
+	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply %s failed: %s", policyInMessage(p), boundedtext.String(err.Error()))
 	return err
 }
