@@ -33,7 +33,7 @@ import (
 // detector, hence SkipNameValidation.
 func runDetector(t *testing.T, e *harness.Env, opts Options) *Detector {
 	t.Helper()
-	cfg := e.ControlPlane.Config
+	cfg := e.ControllerManagerConfig()
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},

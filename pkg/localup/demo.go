@@ -204,7 +204,8 @@ func (d *demo) installWorkloadCRD(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	// Propel's role claims Workloads only once a user grants it.
+	return d.apply(ctx, d.cp, "workload/rbac.yaml", nil)
 }
 
 func (d *demo) workloadWebhook(ctx context.Context) error {

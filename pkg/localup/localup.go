@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/propel-mc/propel/config/crds"
+	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
 	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/controllermanager"
 	"github.com/propel-mc/propel/pkg/join"
@@ -156,9 +157,16 @@ func start(ctx context.Context, o Options) (*localenv.Environment, error) {
 	fmt.Fprintf(o.Out, "local-up: starting etcd, the control plane and %d members (state in %s)\n", o.Members, o.Dir)
 	startCtx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
+	rbac, err := karmadaapiserver.Objects()
+	if err != nil {
+		return nil, err
+	}
 	env, err := localenv.Start(startCtx, localenv.Options{
 		Dir: o.Dir, CRDs: all, Members: members, ControlPlaneControllers: true,
 		EtcdPort: st.EtcdPort, ControlPlanePort: st.ControlPlanePort,
+		// Propel runs as its ServiceAccount bound to the generated role,
+		// as config/deploy/karmada-apiserver deploys it, not as the admin.
+		ControllerManager: &localenv.IdentityOptions{User: karmadaapiserver.UserName, Objects: rbac},
 	})
 	if err != nil {
 		return nil, err
@@ -255,7 +263,7 @@ func startControllerManager(ctx context.Context, o Options, env *localenv.Enviro
 	if err := fs.Parse(FailoverFlags); err != nil {
 		return fmt.Errorf("propel-controller-manager flags: %w", err)
 	}
-	opts.Kubeconfig = env.ControlPlane.Kubeconfig
+	opts.Kubeconfig = env.ControllerManager.Kubeconfig
 	opts.MetricsBindAddress, opts.HealthProbeBindAddress = "127.0.0.1:0", "0"
 	mgr, _, err := controllermanager.Build(ctx, opts)
 	if err != nil {

@@ -41,7 +41,7 @@ func TestRemedy(t *testing.T) {
 	}
 	setDNS(ctx, t, c, "member1", metav1.ConditionTrue)
 	setDNS(ctx, t, c, "member2", metav1.ConditionTrue)
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, remedy.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), remedy.New().SetupWithManager); err != nil {
 		t.Fatal(err)
 	}
 

@@ -59,7 +59,7 @@ func TestCronFederatedHPA(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, cronfederatedhpa.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), cronfederatedhpa.New().SetupWithManager); err != nil {
 		t.Fatal(err)
 	}
 	history := func(ctx context.Context, name string) (autoscalingv1alpha1.ExecutionHistory, error) {

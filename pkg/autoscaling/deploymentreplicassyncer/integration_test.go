@@ -78,7 +78,7 @@ func TestSyncer(t *testing.T) {
 		err := c.Get(ctx, client.ObjectKeyFromObject(d), got)
 		return *got.Spec.Replicas, err
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, deploymentreplicassyncer.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), deploymentreplicassyncer.New().SetupWithManager); err != nil {
 		t.Fatal(err)
 	}
 

@@ -31,7 +31,7 @@ func TestMarker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, hpascaletargetmarker.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), hpascaletargetmarker.New().SetupWithManager); err != nil {
 		t.Fatal(err)
 	}
 	hpa := func(name, target string, claimed bool) *autoscalingv2.HorizontalPodAutoscaler {

@@ -44,7 +44,7 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(logFile), zap.UseDevMode(true)))
 	o := controllermanager.NewOptions()
-	o.Kubeconfig = e.ControlPlane.Kubeconfig
+	o.Kubeconfig = e.ControllerManagerKubeconfig()
 	o.Controllers = []string{"*", "scheduler"}
 	o.LeaderElect = false
 	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"

@@ -79,7 +79,7 @@ func TestQuotaEnforcement(t *testing.T) {
 	if err := c.Create(ctx, frq); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr ctrl.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr ctrl.Manager) error {
 		s, err := scheduler.New(scheduler.Options{Quota: &enforcement.Admitter{Client: mgr.GetClient()}})
 		if err != nil {
 			return err
