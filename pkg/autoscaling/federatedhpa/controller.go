@@ -42,6 +42,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workcluster"
@@ -114,8 +115,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 		return err
 	}
 	r.dynamic = dyn
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.FederatedHPAControllerName)
+	r.recorder = recorder.For(mgr, names.FederatedHPAControllerName)
 	mapper := mgr.GetRESTMapper()
 	r.mapping = func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
 		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)

@@ -46,6 +46,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/mcs/clusterset"
 	"github.com/propel-mc/propel/pkg/mcs/collectedwork"
 	"github.com/propel-mc/propel/pkg/names"
@@ -86,8 +87,7 @@ func New() *Reconciler { return &Reconciler{} }
 // event (for the MCSs that select the cluster).
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client, r.reader = mgr.GetClient(), mgr.GetAPIReader()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.MultiClusterServiceControllerName)
+	r.recorder = recorder.For(mgr, names.MultiClusterServiceControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.MultiClusterServiceControllerName).
 		For(&networkingv1alpha1.MultiClusterService{}, builder.WithPredicates(crossClusterChanges())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mcsOfService), builder.WithPredicates(serviceChanges())).
