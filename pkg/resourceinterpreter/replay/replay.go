@@ -33,13 +33,14 @@ import (
 	"github.com/propel-mc/propel/pkg/objectdiff"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // Interpreter is a configuration to replay: the facade of
 // pkg/resourceinterpreter satisfies it.
 type Interpreter interface {
-	customization.Operator
+	layer.Operations
 	Answerer(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (resourceinterpreter.Answer, error)
 }
 
