@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
 	"github.com/propel-mc/propel/pkg/features"
@@ -32,8 +33,7 @@ func setupBinding(_ context.Context, c *Context) error {
 	b, err := binding.New(binding.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
 		Templates: c.Templates, Interpreter: c.Interpreter,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("binding-controller"),
+		Recorder: recorder.For(c.Manager, "binding-controller"),
 	}, binding.Options{
 		Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs,
 		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(features.StatefulFailoverInjection),
@@ -98,8 +98,7 @@ func setupDetector(_ context.Context, c *Context) error {
 	d, err := detector.New(detector.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Cache: c.Manager.GetCache(), Dynamic: dyn, Discovery: disc,
 		Mapper: c.Manager.GetRESTMapper(), Interpreter: c.Interpreter,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("resource-detector"),
+		Recorder: recorder.For(c.Manager, "resource-detector"),
 	}, detector.Options{
 		SkippedPropagatingAPIs:         c.Options.SkippedPropagatingAPIs,
 		SkippedPropagatingNamespaces:   c.Options.SkippedPropagatingNamespaces,
@@ -133,8 +132,7 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 	return (&dependencies.Distributor{
 		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
 		Interpreter: c.Interpreter, Templates: c.Templates,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("dependencies-distributor"),
+		Recorder: recorder.For(c.Manager, "dependencies-distributor"),
 		Workers:  c.Options.ConcurrentDependentSyncs,
 	}).SetupWithManager(c.Manager)
 }
@@ -156,9 +154,8 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	}
 	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
 	customizations := customization.New(customization.Options{
-		VM: lua.New(luavm.Options{}, luaOpts...),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: mgr.GetEventRecorderFor("resource-interpreter"),
+		VM:       lua.New(luavm.Options{}, luaOpts...),
+		Recorder: recorder.For(mgr, "resource-interpreter"),
 	})
 	builtins := builtin.New(customization.Options{VM: lua.New(luavm.Options{}, luaOpts...)})
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
@@ -181,7 +178,6 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 		return nil, err
 	}
 	ri := resourceinterpreter.New(layers...)
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	ri.RecordEvents(mgr.GetEventRecorderFor("resource-interpreter"), 0)
+	ri.RecordEvents(recorder.For(mgr, "resource-interpreter"), 0)
 	return ri, nil
 }

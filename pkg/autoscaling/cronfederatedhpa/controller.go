@@ -24,6 +24,7 @@ import (
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -87,8 +88,7 @@ func New() *Reconciler {
 // changes trigger it (as in Karmada), the rules' fire times requeue it.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.CronFederatedHPAControllerName)
+	r.recorder = recorder.For(mgr, names.CronFederatedHPAControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.CronFederatedHPAControllerName).
 		For(&autoscalingv1alpha1.CronFederatedHPA{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Complete(r)

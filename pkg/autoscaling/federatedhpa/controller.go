@@ -42,8 +42,10 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -114,8 +116,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 		return err
 	}
 	r.dynamic = dyn
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.FederatedHPAControllerName)
+	r.recorder = recorder.For(mgr, names.FederatedHPAControllerName)
 	mapper := mgr.GetRESTMapper()
 	r.mapping = func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
 		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
@@ -283,7 +284,7 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 func (r *Reconciler) targetClusters(ctx context.Context, fhpa *autoscalingv1alpha1.FederatedHPA, gvk schema.GroupVersionKind) ([]*clusterv1alpha1.Cluster, error) {
 	ref := fhpa.Spec.ScaleTargetRef
 	rb := &workv1alpha2.ResourceBinding{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: fhpa.Namespace, Name: names.BindingName(ref.Kind, ref.Name)}, rb); err != nil {
+	if err := r.client.Get(ctx, templatebinding.Key(fhpa.Namespace, ref.Kind, ref.Name), rb); err != nil {
 		return nil, failScale(reasonFailedGetBinding, fmt.Errorf("get the binding of %s %s/%s: %w", ref.Kind, fhpa.Namespace, ref.Name, err))
 	}
 	res := rb.Spec.Resource

@@ -22,6 +22,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -58,8 +59,7 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 		return fmt.Errorf("--federated-resource-quota-sync-period must be > 0, got %s", r.SyncPeriod)
 	}
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.FederatedResourceQuotaEnforcementControllerName)
+	r.recorder = recorder.For(mgr, names.FederatedResourceQuotaEnforcementControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaEnforcementControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}, builder.WithPredicates(overallChanged())).
 		Watches(&workv1alpha2.ResourceBinding{}, r.quotasOfNamespace(), builder.WithPredicates(deletedOnly())).

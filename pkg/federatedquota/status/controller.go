@@ -21,6 +21,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -51,8 +52,7 @@ type Reconciler struct {
 // and status changes and deletions of Works carrying both quota labels.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.FederatedResourceQuotaStatusControllerName)
+	r.recorder = recorder.For(mgr, names.FederatedResourceQuotaStatusControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaStatusControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}).
 		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(syncer.QuotaOfWork), builder.WithPredicates(quotaWorkStatusChanged())).

@@ -27,6 +27,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
@@ -62,8 +63,7 @@ func New() *Reconciler { return &Reconciler{} }
 // finalizer and leaves them behind.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client, r.reader = mgr.GetClient(), mgr.GetAPIReader()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.FederatedResourceQuotaSyncControllerName)
+	r.recorder = recorder.For(mgr, names.FederatedResourceQuotaSyncControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaSyncControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}, builder.WithPredicates(assignmentsChanged())).
 		Watches(&clusterv1alpha1.Cluster{}, r.quotasAssigningTo(), builder.WithPredicates(createdOnly())).

@@ -32,6 +32,7 @@ import (
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/mcs/clusterset"
 	"github.com/propel-mc/propel/pkg/mcs/collectedwork"
 	"github.com/propel-mc/propel/pkg/mcs/multiclusterservice"
@@ -69,8 +70,7 @@ func New() *Reconciler { return &Reconciler{} }
 // consumer cluster changes.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client, r.reader = mgr.GetClient(), mgr.GetAPIReader()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.EndpointSliceDispatchControllerName)
+	r.recorder = recorder.For(mgr, names.EndpointSliceDispatchControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.EndpointSliceDispatchControllerName).
 		For(&workv1alpha1.Work{}, builder.WithPredicates(providerSliceWorks())).
 		Watches(&networkingv1alpha1.MultiClusterService{}, handler.EnqueueRequestsFromMapFunc(r.worksOfMCS)).

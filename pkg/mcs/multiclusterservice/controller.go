@@ -29,7 +29,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/retry"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -46,9 +45,11 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/mcs/clusterset"
 	"github.com/propel-mc/propel/pkg/mcs/collectedwork"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
@@ -86,8 +87,7 @@ func New() *Reconciler { return &Reconciler{} }
 // event (for the MCSs that select the cluster).
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client, r.reader = mgr.GetClient(), mgr.GetAPIReader()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.MultiClusterServiceControllerName)
+	r.recorder = recorder.For(mgr, names.MultiClusterServiceControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.MultiClusterServiceControllerName).
 		For(&networkingv1alpha1.MultiClusterService{}, builder.WithPredicates(crossClusterChanges())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.mcsOfService), builder.WithPredicates(serviceChanges())).
@@ -381,11 +381,9 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		names.MultiClusterServiceNameAnnotation:      mcs.Name,
 		names.MultiClusterServiceNamespaceAnnotation: mcs.Namespace,
 	}
-	owner := metav1.OwnerReference{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID, BlockOwnerDeletion: ptr.To(true)}
+	service := workv1alpha2.ObjectReference{APIVersion: "v1", Kind: "Service", Namespace: svc.Namespace, Name: svc.Name, UID: svc.UID, ResourceVersion: svc.ResourceVersion}
 	spec := func(rb *workv1alpha2.ResourceBinding) {
-		rb.OwnerReferences = []metav1.OwnerReference{owner}
-		rb.Finalizers = []string{names.BindingControllerFinalizer}
-		rb.Spec.Resource = workv1alpha2.ObjectReference{APIVersion: "v1", Kind: "Service", Namespace: svc.Namespace, Name: svc.Name, UID: svc.UID, ResourceVersion: svc.ResourceVersion}
+		templatebinding.Bind(rb, service, templatebinding.Owned)
 		rb.Spec.Placement = &policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: clusters}}
 		rb.Spec.ConflictResolution = policyv1alpha1.ConflictOverwrite
 	}
@@ -394,7 +392,6 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		err := r.client.Get(ctx, client.ObjectKey{Namespace: svc.Namespace, Name: name}, current)
 		if apierrors.IsNotFound(err) {
 			rb := &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: svc.Namespace, Name: name, Labels: labels, Annotations: annotations}}
-			rb.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
 			spec(rb)
 			if err := r.client.Create(ctx, rb); err != nil {
 				return fmt.Errorf("create resourcebinding %s/%s: %w", svc.Namespace, name, err)
@@ -419,9 +416,6 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		}
 		for k, v := range annotations {
 			updated.Annotations[k] = v
-		}
-		if updated.Labels[names.ResourceBindingPermanentIDLabel] == "" {
-			updated.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
 		}
 		spec(updated)
 		if apiequality.Semantic.DeepEqual(current, updated) {
@@ -485,7 +479,7 @@ func (r *Reconciler) unclaim(ctx context.Context, mcs *networkingv1alpha1.MultiC
 	}
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		rb := &workv1alpha2.ResourceBinding{}
-		if err := r.client.Get(ctx, client.ObjectKey{Namespace: mcs.Namespace, Name: names.BindingName("Service", mcs.Name)}, rb); err != nil {
+		if err := r.client.Get(ctx, templatebinding.Key(mcs.Namespace, "Service", mcs.Name), rb); err != nil {
 			return client.IgnoreNotFound(err)
 		}
 		if rb.Labels[names.BindingManagedByLabel] != names.ManagedByMultiClusterService {

@@ -23,6 +23,7 @@ import (
 
 	mcsv1alpha1 "github.com/propel-mc/propel/pkg/apis/multicluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -51,8 +52,7 @@ func New() *Reconciler { return &Reconciler{} }
 // ServiceImport event.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.ServiceImportControllerName)
+	r.recorder = recorder.For(mgr, names.ServiceImportControllerName)
 	return builder.ControllerManagedBy(mgr).Named(names.ServiceImportControllerName).
 		For(&mcsv1alpha1.ServiceImport{}).
 		Complete(r)
