@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/propel-mc/propel/pkg/agentcsr"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/unifiedauth"
 )
@@ -13,8 +14,7 @@ import (
 func setupUnifiedAuth(_ context.Context, c *Context) error {
 	return unifiedauth.New(unifiedauth.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.UnifiedAuthControllerName),
+		Recorder: recorder.For(c.Manager, names.UnifiedAuthControllerName),
 	}, unifiedauth.Options{}).SetupWithManager(c.Manager)
 }
 
