@@ -1,7 +1,7 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down demo test generate testbin vet bench lint fuzz build
+.PHONY: up down demo test generate testbin vet tidy bench lint fuzz build
 
 # The version the binaries report (--version, start-up log): the git
 # description of the checkout unless VERSION is given.
@@ -41,6 +41,10 @@ testbin: ## Build the real Kubernetes test binaries into ~/.cache/propel/testbin
 vet:
 	go vet ./...
 
+tidy: ## Fail when `go mod tidy` would change go.mod or go.sum (run `go mod tidy` to fix).
+	@go mod tidy -diff >/dev/null || { go mod tidy -diff; echo "tidy: go.mod/go.sum are not tidy; run go mod tidy and commit the result"; exit 1; }
+	@echo "tidy: go.mod and go.sum are tidy"
+
 # staticcheck, pinned, installed from the Go module proxy into bin/tools.
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := bin/tools/staticcheck-$(STATICCHECK_VERSION)
@@ -59,7 +63,7 @@ lint: $(STATICCHECK) ## Run staticcheck (pinned version) on every package; any f
 fuzz: ## Run every fuzz target for FUZZTIME (default 5s) each.
 	@hack/fuzz.sh
 
-test: testbin vet lint ## Build test binaries when missing, vet and lint, then run every test and each fuzz target briefly.
+test: testbin tidy vet lint ## Build test binaries when missing, check go.mod is tidy, vet and lint, then run every test and each fuzz target briefly.
 	@echo "test: running go test ./..."
 	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 ./...
 	@hack/fuzz.sh
