@@ -13,8 +13,8 @@ build: ## Build every binary into bin/, stamped with VERSION.
 		echo "build: $$b $(VERSION)"; go build -ldflags "$(LDFLAGS)" -o bin/$$b ./cmd/$$b || exit 1; \
 	done
 
-generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
-	@echo "generate: deepcopy and CRDs (controller-gen)"
+generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis, the RBAC role, and the estimator's protobuf code.
+	@echo "generate: deepcopy, CRDs and RBAC (controller-gen), estimator protobuf and gRPC code (buf)"
 	@hack/generate.sh
 
 up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
