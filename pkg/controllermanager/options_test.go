@@ -33,7 +33,7 @@ func TestFeatureGatesFlag(t *testing.T) {
 		t.Fatalf("after --feature-gates: %s", o.FeatureGates)
 	}
 	_, err = parseFlags("--feature-gates=PropagationPolicyPreemption=true,Failovr=true")
-	if err == nil || !strings.Contains(err.Error(), `"Failovr"`) {
+	if err == nil || !strings.Contains(err.Error(), "feature gate: Failovr") {
 		t.Fatalf("unknown gate: error %v, want one naming Failovr", err)
 	}
 }
