@@ -10,16 +10,9 @@
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
-controller_gen="go run sigs.k8s.io/controller-tools/cmd/controller-gen@v0.21.0"
-$controller_gen object:headerFile=hack/boilerplate.go.txt paths=./pkg/apis/...
-$controller_gen crd:crdVersions=v1 paths=./pkg/apis/... output:crd:artifacts:config=config/crds
-cluster_crd=config/crds/cluster.karmada.io_clusters.yaml
-awk -f hack/relax-cluster-conditions.awk "$cluster_crd" >"$cluster_crd.tmp"
-mv "$cluster_crd.tmp" "$cluster_crd"
-$controller_gen rbac:roleName=propel-controller-manager paths="./pkg/...;./cmd/..." output:rbac:artifacts:config=config/deploy/karmada-apiserver
-
-# The estimator's wire code. The plugins are built into a temporary
-# directory put first on PATH, where buf finds them.
+# The estimator's wire code, first: controller-gen loads every package,
+# which needs it. The plugins are built into a temporary directory put
+# first on PATH, where buf finds them.
 buf_version=v1.75.0
 protoc_gen_go_grpc_version=v1.6.2
 plugins=$(mktemp -d)
@@ -28,3 +21,12 @@ go build -o "$plugins/protoc-gen-go" google.golang.org/protobuf/cmd/protoc-gen-g
 GOBIN=$plugins go install "google.golang.org/grpc/cmd/protoc-gen-go-grpc@$protoc_gen_go_grpc_version"
 GOBIN=$plugins go install "github.com/bufbuild/buf/cmd/buf@$buf_version"
 PATH=$plugins:$PATH "$plugins/buf" generate --template hack/buf.gen.yaml --path pkg/estimatorwire .
+
+controller_gen="go run sigs.k8s.io/controller-tools/cmd/controller-gen@v0.21.0"
+$controller_gen object:headerFile=hack/boilerplate.go.txt paths=./pkg/apis/...
+$controller_gen crd:crdVersions=v1 paths=./pkg/apis/... output:crd:artifacts:config=config/crds
+cluster_crd=config/crds/cluster.karmada.io_clusters.yaml
+awk -f hack/relax-cluster-conditions.awk "$cluster_crd" >"$cluster_crd.tmp"
+mv "$cluster_crd.tmp" "$cluster_crd"
+$controller_gen rbac:roleName=propel-controller-manager paths="./pkg/...;./cmd/..." output:rbac:artifacts:config=config/deploy/karmada-apiserver
+
