@@ -10,10 +10,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
@@ -36,7 +36,7 @@ func setupBinding(_ context.Context, c *Context) error {
 		Recorder: recorder.For(c.Manager, "binding-controller"),
 	}, binding.Options{
 		Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs,
-		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(features.StatefulFailoverInjection),
+		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(commandline.StatefulFailoverInjection),
 	})
 	if err != nil {
 		return err
@@ -71,8 +71,8 @@ func setupScheduler(_ context.Context, c *Context) error {
 	}
 	s, err := scheduler.New(scheduler.Options{
 		SchedulerName:         c.Options.SchedulerName,
-		DisableResourceModels: !c.Options.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
-		IgnorePriority:        !c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
+		DisableResourceModels: !c.Options.FeatureGates.Enabled(commandline.CustomizedClusterResourceModeling),
+		IgnorePriority:        !c.Options.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
 		Accurate:              estimators,
 		Quota:                 quotaAdmitter(c),
 	})
@@ -103,10 +103,10 @@ func setupDetector(_ context.Context, c *Context) error {
 		SkippedPropagatingAPIs:         c.Options.SkippedPropagatingAPIs,
 		SkippedPropagatingNamespaces:   c.Options.SkippedPropagatingNamespaces,
 		Workers:                        c.Options.ConcurrentTemplateSyncs,
-		PropagationPolicyPreemption:    c.Options.FeatureGates.Enabled(features.PropagationPolicyPreemption),
-		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
-		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(features.MultiplePodTemplatesScheduling),
-		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(features.ResourceQuotaEstimate),
+		PropagationPolicyPreemption:    c.Options.FeatureGates.Enabled(commandline.PropagationPolicyPreemption),
+		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
+		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(commandline.MultiplePodTemplatesScheduling),
+		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(commandline.ResourceQuotaEstimate),
 	})
 	if err != nil {
 		return err
@@ -121,8 +121,8 @@ func setupDetector(_ context.Context, c *Context) error {
 // setupDependenciesDistributor starts the dependencies distributor unless
 // the PropagateDeps gate is off (as in Karmada).
 func setupDependenciesDistributor(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.PropagateDeps) {
-		ctrl.Log.WithName("controller-manager").Info("dependencies distributor disabled", "featureGate", features.PropagateDeps)
+	if !c.Options.FeatureGates.Enabled(commandline.PropagateDeps) {
+		ctrl.Log.WithName("controller-manager").Info("dependencies distributor disabled", "featureGate", commandline.PropagateDeps)
 		return nil
 	}
 	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
@@ -145,7 +145,7 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	mgr, o := c.Manager, c.Options
 	var nativeOpts []native.Option
 	var luaOpts []lua.Option
-	if o.FeatureGates.Enabled(features.ResourceQuotaEstimate) {
+	if o.FeatureGates.Enabled(commandline.ResourceQuotaEstimate) {
 		// Karmada reports the pods' priorityClassName in replica
 		// requirements under this gate, from its native interpretation and
 		// from the Lua kube.accuratePodRequirements alike.

@@ -3,7 +3,7 @@ package controllermanager
 import (
 	"context"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
@@ -21,7 +21,7 @@ func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
 // "federatedResourceQuotaStatus" (no gate; with FederatedQuotaEnforcement
 // on it writes only aggregatedStatus).
 func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
-	r := &status.Reconciler{Enforcement: c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement)}
+	r := &status.Reconciler{Enforcement: c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement)}
 	return r.SetupWithManager(c.Manager)
 }
 
@@ -30,7 +30,7 @@ func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
 // gate is on (the scheduler then also checks placements against the
 // quotas: quotaAdmitter).
 func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+	if !c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
 		return nil
 	}
 	r := &enforcement.Reconciler{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}
@@ -41,7 +41,7 @@ func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error
 // placements (Karmada's ResourceBinding webhook check), when the
 // FederatedQuotaEnforcement gate is on; nil otherwise.
 func quotaAdmitter(c *Context) scheduler.QuotaAdmitter {
-	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+	if !c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
 		return nil
 	}
 	return &enforcement.Admitter{Client: c.Manager.GetClient()}

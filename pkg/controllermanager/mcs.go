@@ -3,7 +3,7 @@ package controllermanager
 import (
 	"context"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslice"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicecollect"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicedispatch"
@@ -37,7 +37,7 @@ func setupServiceImport(_ context.Context, c *Context) error {
 // setupMultiClusterService starts Karmada's "multiclusterservice" when the
 // MultiClusterService gate is on.
 func setupMultiClusterService(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	return multiclusterservice.New().SetupWithManager(c.Manager)
@@ -46,7 +46,7 @@ func setupMultiClusterService(_ context.Context, c *Context) error {
 // setupEndpointSliceCollect starts Karmada's "endpointsliceCollect" when
 // the MultiClusterService gate is on.
 func setupEndpointSliceCollect(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	informers, err := c.MemberInformers()
@@ -59,7 +59,7 @@ func setupEndpointSliceCollect(_ context.Context, c *Context) error {
 // setupEndpointSliceDispatch starts Karmada's "endpointsliceDispatch" when
 // the MultiClusterService gate is on.
 func setupEndpointSliceDispatch(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	return endpointslicedispatch.New().SetupWithManager(c.Manager)

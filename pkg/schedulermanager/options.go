@@ -1,13 +1,13 @@
 package schedulermanager
 
 import (
+	"k8s.io/component-base/featuregate"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
 
 	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
 )
@@ -40,7 +40,7 @@ type Options struct {
 	Estimator *accurate.Options
 
 	// FeatureGates is --feature-gates; nil means every gate at its default.
-	FeatureGates *features.Gates
+	FeatureGates featuregate.MutableFeatureGate
 
 	inactive *commandline.Inactive
 }
@@ -60,7 +60,7 @@ func NewOptions() *Options {
 		KubeAPIQPS:                   40,
 		KubeAPIBurst:                 60,
 		SchedulerName:                "default-scheduler",
-		FeatureGates:                 &features.Gates{},
+		FeatureGates:                 commandline.NewFeatureGates(),
 		Estimator:                    accurate.NewOptions(),
 	}
 }
@@ -89,9 +89,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	}
 	o.Estimator.AddFlags(fs)
 	if o.FeatureGates == nil {
-		o.FeatureGates = &features.Gates{}
+		o.FeatureGates = commandline.NewFeatureGates()
 	}
-	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
+	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
 	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler", inactiveFlags)
 }
 
@@ -101,7 +101,5 @@ func (o *Options) warnInactive(logger logr.Logger) {
 	if o.inactive != nil {
 		o.inactive.Warn(logger)
 	}
-	for _, g := range o.FeatureGates.Inactive() {
-		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
-	}
+	commandline.WarnInactiveGates(logger, o.FeatureGates)
 }

@@ -11,7 +11,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/propel-mc/propel/pkg/apis"
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/scheduler"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
@@ -80,8 +80,8 @@ func Build(o *Options) (ctrl.Manager, error) {
 		SchedulerName:                  o.SchedulerName,
 		Plugins:                        o.Plugins,
 		EnableEmptyWorkloadPropagation: o.EnableEmptyWorkloadPropagation,
-		DisableResourceModels:          !o.FeatureGates.Enabled(features.CustomizedClusterResourceModeling),
-		IgnorePriority:                 !o.FeatureGates.Enabled(features.PriorityBasedScheduling),
+		DisableResourceModels:          !o.FeatureGates.Enabled(commandline.CustomizedClusterResourceModeling),
+		IgnorePriority:                 !o.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
 		Accurate:                       estimators,
 		Quota:                          quotaAdmitter(o, mgr),
 	})
@@ -99,7 +99,7 @@ func Build(o *Options) (ctrl.Manager, error) {
 // this check, so with the scheduler as its own process the gate goes on
 // this binary where Karmada's layout has it on the webhook.
 func quotaAdmitter(o *Options, mgr ctrl.Manager) scheduler.QuotaAdmitter {
-	if !o.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+	if !o.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
 		return nil
 	}
 	return &enforcement.Admitter{Client: mgr.GetClient()}
