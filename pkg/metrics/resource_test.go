@@ -59,3 +59,16 @@ func TestBucketsAreKarmadas(t *testing.T) {
 		t.Errorf("controller buckets = %v, want 0.001 … 2.048 (12)", controllerBuckets)
 	}
 }
+
+// TestFederatedHPARecorders: 0.01 s … 20.48 s buckets and the camel-case
+// metricType label.
+func TestFederatedHPARecorders(t *testing.T) {
+	if len(federatedHPABuckets) != 12 || federatedHPABuckets[0] != 0.01 || federatedHPABuckets[11] != 20.48 {
+		t.Errorf("FederatedHPA buckets = %v, want 0.01 … 20.48 (12)", federatedHPABuckets)
+	}
+	before := sampleCount(t, federatedHPAPullDuration.WithLabelValues("error", MetricTypeObject))
+	FederatedHPAMetricPulled(MetricTypeObject, time.Now(), errors.New("no custom metrics API"))
+	if got := sampleCount(t, federatedHPAPullDuration.WithLabelValues("error", MetricTypeObject)) - before; got != 1 {
+		t.Errorf("federatedhpa_pull_metrics_duration_seconds{result=error,metricType=ObjectMetric} grew by %d, want 1", got)
+	}
+}
