@@ -42,8 +42,8 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )

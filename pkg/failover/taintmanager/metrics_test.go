@@ -26,7 +26,9 @@ func TestEvictionQueueMetrics(t *testing.T) {
 	})
 	defer q.queue.ShutDown()
 	rb := evictionKey{Cluster: "metrics-m1", Namespace: "ns", Name: "rb"}
-	kind := func() float64 { return testutil.ToFloat64(evictionKindTotal.WithLabelValues("metrics-m1", "ResourceBinding")) }
+	kind := func() float64 {
+		return testutil.ToFloat64(evictionKindTotal.WithLabelValues("metrics-m1", "ResourceBinding"))
+	}
 	processed := func(result string) float64 {
 		return testutil.ToFloat64(evictionProcessed.WithLabelValues(name, result))
 	}
