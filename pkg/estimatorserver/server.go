@@ -165,7 +165,7 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailab
 	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	n, err := maxReplicas(ctx, nodes, r)
+	n, err := timedEstimate(extensionEstimateReplicas, func() (int64, error) { return maxReplicas(ctx, nodes, r) })
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAv
 	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	sets, err := maxSets(ctx, nodes, comps)
+	sets, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return maxSets(ctx, nodes, comps) })
 	if err != nil {
 		return nil, err
 	}
@@ -230,11 +230,14 @@ func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *pb.Unsche
 		return nil, err
 	}
 	ref := req.GetResource()
+	start := time.Now()
 	selector, err := e.workloadSelector(ctx, ref)
+	observeUnschedulableStep(stepGetObjectFromCache, start, err)
 	if err != nil {
 		return nil, err
 	}
 	threshold := time.Duration(max(req.UnschedulableThreshold, 0))
+	defer observeUnschedulableStep(stepGetWorkloadUnschedulablePods, time.Now(), nil)
 	objs, err := e.pods.GetIndexer().ByIndex(cache.NamespaceIndex, ref.GetNamespace())
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "list pods: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,6 +19,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
@@ -71,7 +73,9 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	if err != nil {
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
+	start := time.Now()
 	results := r.applyAll(ctx, work, set)
+	metrics.WorkloadSynced(start, applyError(results))
 	if err := transientError(results); err != nil {
 		// Say nothing about an apply whose outcome is unknown.
 		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, cluster.Name, err)
@@ -79,6 +83,17 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	r.recordDispatching(work)
 	r.status.Record(key, outcomeOf(work, results))
 	return r.report(ctx, work, cluster.Name, results)
+}
+
+// applyError joins the errors of the manifests of one apply.
+func applyError(results []applied) error {
+	var errs []error
+	for _, res := range results {
+		if res.err != nil {
+			errs = append(errs, res.err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // outcomeOf is what the Work status owner needs of results.

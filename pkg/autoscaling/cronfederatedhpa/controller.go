@@ -25,6 +25,7 @@ import (
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -108,6 +109,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		r.forget(req.NamespacedName)
 		return reconcile.Result{}, nil
 	}
+	start := time.Now()
+	res, err := r.process(ctx, req, cron)
+	metrics.CronFederatedHPAProcessed(start, err)
+	return res, err
+}
+
+// process runs the rules of a live CronFederatedHPA.
+func (r *Reconciler) process(ctx context.Context, req reconcile.Request, cron *autoscalingv1alpha1.CronFederatedHPA) (reconcile.Result, error) {
 	if err := validateRules(cron.Spec.Rules); err != nil {
 		return reconcile.Result{}, r.refuse(ctx, cron, err)
 	}
@@ -191,7 +200,9 @@ func (r *Reconciler) fireDue(ctx context.Context, cron *autoscalingv1alpha1.Cron
 			successLimit: limit(a.rule.SuccessfulHistoryLimit), failLimit: limit(a.rule.FailedHistoryLimit)}
 		// The error reaches an event and the status: bounded, whatever the
 		// API server or the target's name made of it.
+		start := time.Now()
 		e.err = boundedtext.Error(r.scale(ctx, cron.Namespace, cron.Spec.ScaleTargetRef, a.rule))
+		metrics.CronRuleProcessed(start, e.err)
 		e.executed = r.now()
 		if e.err != nil {
 			r.recorder.Event(cron, corev1.EventTypeWarning, EventReasonScaleFailed, e.err.Error())

@@ -44,6 +44,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/templatebinding"
 	"github.com/propel-mc/propel/pkg/workcluster"
@@ -186,7 +187,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	withDefaults(fhpa)
 	status := fhpa.Status.DeepCopy()
+	start := time.Now()
 	err := r.scale(ctx, key, fhpa, status)
+	metrics.FederatedHPAProcessed(start, err)
 	if err != nil {
 		var se *scaleError
 		if errors.As(err, &se) {
@@ -499,7 +502,9 @@ func (r *Reconciler) metricProposal(ctx context.Context, fhpa *autoscalingv1alph
 
 func (r *Reconciler) resourceProposal(ctx context.Context, namespace string, res corev1.ResourceName, container string, target autoscalingv2.MetricTarget,
 	agg *aggregate, current int32, calibration float64, now time.Time) (int32, string, autoscalingv2.MetricValueStatus, error) {
+	start := time.Now()
 	samples, err := resourceSamples(ctx, agg, namespace, res, container)
+	metrics.FederatedHPAMetricPulled(metrics.MetricTypeResource, start, err)
 	if err != nil {
 		return 0, "", autoscalingv2.MetricValueStatus{}, err
 	}

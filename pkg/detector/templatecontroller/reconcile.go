@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -13,6 +14,7 @@ import (
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -40,6 +42,7 @@ func (r *Reconciler) reconcileTemplate(ctx context.Context, key Key, lazyChange 
 		}
 		return r.applyClaimed(ctx, t, p, lazyChange)
 	}
+	start := time.Now()
 	p := r.policies.Match(t)
 	if p == nil {
 		if r.waiting.add(key) {
@@ -50,6 +53,7 @@ func (r *Reconciler) reconcileTemplate(ctx context.Context, key Key, lazyChange 
 	if err := r.checkDependentOverrides(ctx, p); err != nil {
 		return err
 	}
+	metrics.PolicyMatched(start)
 	r.waiting.remove(key)
 	return r.applyPolicy(ctx, t, p, lazyChange)
 }
@@ -90,8 +94,18 @@ func (r *Reconciler) applyClaimed(ctx context.Context, t *templatecache.Template
 	return r.applyPolicy(ctx, t, p, lazyChange)
 }
 
-// applyPolicy claims the template for p and creates or updates its binding.
-func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) error {
+// applyPolicy claims the template for p and creates or updates its
+// binding. Every application is counted in Karmada's policy apply
+// metrics, except a template parked until the policy has its id (nothing
+// was attempted).
+func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) (err error) {
+	start := time.Now()
+	parked := false
+	defer func() {
+		if !parked {
+			metrics.PolicyApplied(start, err)
+		}
+	}()
 	if p.ID == "" {
 		// The policy controller is about to write the id; its arrival in
 		// the policy index requeues the template.
@@ -99,6 +113,7 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 			// The id reached the index since p was read: retry.
 			return fmt.Errorf("policy %s has no permanent id yet", p.Key())
 		}
+		parked = true
 		return nil
 	}
 	obj, err := t.Decode()
