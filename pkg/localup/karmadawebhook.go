@@ -121,4 +121,3 @@ func (w karmadaWebhook) timeout() int32 {
 	}
 	return w.timeoutSeconds
 }
-
