@@ -1,8 +1,11 @@
 // Package localup runs Propel's playground on one machine: a control plane
 // and member clusters on loopback (pkg/localenv) with fake nodes of
-// different sizes, regions and zones, the members joined as Clusters, and
+// different sizes, regions and zones, the members joined as Clusters,
 // propel-controller-manager running in-process with cluster failover on
-// (FailoverFlags, a ClusterTaintPolicy sample). State lives under one
+// (FailoverFlags, a ClusterTaintPolicy sample) and propel-scheduler as its
+// own process. It can host Karmada's e2e suite: kubeconfigs in Karmada's
+// layout, the example interpreter webhook, and Karmada's components that
+// Propel does not replace from --karmada-bin-dir. State lives under one
 // directory; a second run reuses it (same ports, same data) unless Fresh.
 // A unix socket there lets `propelctl demo` stop and start a member's API
 // server; Demo applies the seed scenarios, including a failover scene.
