@@ -6,13 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
@@ -209,11 +207,12 @@ func startKarmadaComponents(ctx context.Context, o Options, env *localenv.Enviro
 	return procs, nil
 }
 
-// dropClusterCRD deletes the Cluster CRD that an earlier local-up without
-// karmada-aggregated-apiserver installed into the same state, when one of
-// components serves cluster.karmada.io now, and waits until it is gone. Its
-// Clusters go with it; local-up joins the members again.
-func dropClusterCRD(ctx context.Context, env *localenv.Environment, components []karmadaComponent) error {
+// refuseClusterCRD fails when one of components serves cluster.karmada.io
+// but the state holds the Cluster CRD of an earlier local-up without it:
+// the CRD's own APIService would take the group back, and deleting the CRD
+// would wait for Propel to finalize every Cluster, so only fresh state
+// works.
+func refuseClusterCRD(ctx context.Context, env *localenv.Environment, components []karmadaComponent) error {
 	if !servesClusters(components) {
 		return nil
 	}
@@ -221,14 +220,12 @@ func dropClusterCRD(ctx context.Context, env *localenv.Environment, components [
 	if err != nil {
 		return err
 	}
-	api := client.ApiextensionsV1().CustomResourceDefinitions()
-	if err := api.Delete(ctx, clusterCRDName, metav1.DeleteOptions{}); apierrors.IsNotFound(err) {
+	_, err = client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, clusterCRDName, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil
-	} else if err != nil {
-		return fmt.Errorf("delete CRD %s: %w", clusterCRDName, err)
+	case err != nil:
+		return fmt.Errorf("look up CRD %s: %w", clusterCRDName, err)
 	}
-	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, err := api.Get(ctx, clusterCRDName, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
+	return fmt.Errorf("the state in %s has the CRD %s of a local-up without karmada-aggregated-apiserver, which serves Clusters itself: start with --fresh", env.Dir, clusterCRDName)
 }

@@ -210,7 +210,7 @@ func start(ctx context.Context, o Options, components []karmadaComponent) (env *
 	if err := prepareControlPlane(startCtx, env); err != nil {
 		return env, procs, err
 	}
-	if err := dropClusterCRD(startCtx, env, components); err != nil {
+	if err := refuseClusterCRD(startCtx, env, components); err != nil {
 		return env, procs, err
 	}
 	if procs, err = startKarmadaComponents(startCtx, o, env, components); err != nil {
