@@ -85,9 +85,6 @@ func TestFailoverFlagsParse(t *testing.T) {
 	if err := fs.Parse(FailoverFlags); err != nil {
 		t.Fatal(err)
 	}
-	if !controllermanager.NewControllerRegistry().Enabled("scheduler", o.Controllers) {
-		t.Errorf("--controllers=%v: local-up runs no other scheduler, so the in-process one must be named", o.Controllers)
-	}
 	if !o.FeatureGates.Enabled(commandline.Failover) || !o.EnableTaintManager || !o.EnableNoExecuteTaintEviction {
 		t.Errorf("failover not enabled: gate %v, taint manager %v, eviction %v", o.FeatureGates.Enabled(commandline.Failover), o.EnableTaintManager, o.EnableNoExecuteTaintEviction)
 	}
