@@ -67,5 +67,5 @@ fuzz: ## Run every fuzz target for FUZZTIME (default 5s) each.
 
 test: testbin tidy vet lint ## Build test binaries when missing, check go.mod is tidy, vet and lint, then run every test and each fuzz target briefly.
 	@echo "test: running go test ./..."
-	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 ./...
+	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 -timeout 40m ./...
 	@hack/fuzz.sh
