@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -124,10 +126,18 @@ func TestKarmadaSamplesRoundTrip(t *testing.T) {
 		sample := samples[k]
 		t.Run(k, func(t *testing.T) {
 			gvk := sample.GroupVersionKind()
-			mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-			if err != nil {
-				t.Fatalf("no API for %s: %v", gvk, err)
-			}
+			// An installed CRD reaches discovery shortly after it is
+			// Established: read discovery again until it is there.
+			var mapping *meta.RESTMapping
+			harness.Eventually(t, fmt.Sprintf("discovery serves %s", gvk), func(context.Context) (bool, error) {
+				m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+				if meta.IsNoMatchError(err) {
+					mapper.Reset()
+					return false, nil
+				}
+				mapping = m
+				return err == nil, err
+			}, harness.Timeout(time.Minute))
 			var ri dynamic.ResourceInterface = dyn.Resource(mapping.Resource)
 			if mapping.Scope.Name() == "namespace" {
 				if sample.GetNamespace() == "" {
@@ -136,6 +146,7 @@ func TestKarmadaSamplesRoundTrip(t *testing.T) {
 				ri = dyn.Resource(mapping.Resource).Namespace(sample.GetNamespace())
 			}
 			var got *unstructured.Unstructured
+			var err error
 			if sample.GetKind() == "CustomResourceDefinition" {
 				got, err = ri.Get(ctx, sample.GetName(), metav1.GetOptions{})
 			} else if got, err = ri.Create(ctx, sample, metav1.CreateOptions{}); err == nil {
