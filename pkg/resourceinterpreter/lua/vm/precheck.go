@@ -197,7 +197,8 @@ func (sc *scanner) skipString(quote byte) {
 			if sc.i+1 < len(sc.src) && sc.src[sc.i+1] == '\n' {
 				sc.line++
 			}
-			sc.i += 2
+			// A backslash ending the script escapes nothing: stop at the end.
+			sc.i = min(sc.i+2, len(sc.src))
 			continue
 		case quote:
 			sc.i++
