@@ -7,7 +7,6 @@ import (
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
-	"github.com/propel-mc/propel/pkg/scheduler"
 )
 
 // setupFederatedResourceQuotaSync starts Karmada's
@@ -28,21 +27,11 @@ func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
 // setupFederatedResourceQuotaEnforcement starts Karmada's
 // "federatedResourceQuotaEnforcement" when the FederatedQuotaEnforcement
 // gate is on (the scheduler then also checks placements against the
-// quotas: quotaAdmitter).
+// quotas: schedulermanager.SchedulerOptions).
 func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
 		return nil
 	}
 	r := &enforcement.Reconciler{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}
 	return r.SetupWithManager(c.Manager)
-}
-
-// quotaAdmitter is the scheduler's FederatedResourceQuota check of new
-// placements (Karmada's ResourceBinding webhook check), when the
-// FederatedQuotaEnforcement gate is on; nil otherwise.
-func quotaAdmitter(c *Context) scheduler.QuotaAdmitter {
-	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
-		return nil
-	}
-	return &enforcement.Admitter{Client: c.Manager.GetClient()}
 }
