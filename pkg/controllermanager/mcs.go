@@ -10,6 +10,7 @@ import (
 	"github.com/propel-mc/propel/pkg/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/pkg/mcs/serviceexport"
 	"github.com/propel-mc/propel/pkg/mcs/serviceimport"
+	"github.com/propel-mc/propel/pkg/names"
 )
 
 // setupServiceExport starts Karmada's "serviceExport": the collection of
@@ -40,7 +41,11 @@ func setupMultiClusterService(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
 		return nil
 	}
-	return multiclusterservice.New().SetupWithManager(c.Manager)
+	return multiclusterservice.New(multiclusterservice.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.MultiClusterServiceControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSliceCollect starts Karmada's "endpointsliceCollect" when
