@@ -241,4 +241,3 @@ func TestUnionSortsAndDeduplicates(t *testing.T) {
 		t.Errorf("union = %s", got)
 	}
 }
-
