@@ -20,19 +20,25 @@ func setupServiceExport(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	return serviceexport.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+	return serviceexport.New(serviceexport.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSlice starts Karmada's "endpointSlice": control-plane
 // copies of the collected slices (no gate).
 func setupEndpointSlice(_ context.Context, c *Context) error {
-	return endpointslice.New().SetupWithManager(c.Manager)
+	return endpointslice.New(endpointslice.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }
 
 // setupServiceImport starts Karmada's "serviceImport": derived Services
 // of ServiceImports (no gate).
 func setupServiceImport(_ context.Context, c *Context) error {
-	return serviceimport.New().SetupWithManager(c.Manager)
+	return serviceimport.New(serviceimport.Deps{
+		Client: c.Manager.GetClient(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.ServiceImportControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupMultiClusterService starts Karmada's "multiclusterservice" when the
@@ -58,7 +64,9 @@ func setupEndpointSliceCollect(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	return endpointslicecollect.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+	return endpointslicecollect.New(endpointslicecollect.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSliceDispatch starts Karmada's "endpointsliceDispatch" when
@@ -67,5 +75,9 @@ func setupEndpointSliceDispatch(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
 		return nil
 	}
-	return endpointslicedispatch.New().SetupWithManager(c.Manager)
+	return endpointslicedispatch.New(endpointslicedispatch.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.EndpointSliceDispatchControllerName),
+	}).SetupWithManager(c.Manager)
 }
