@@ -11,12 +11,14 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	appsv1 "k8s.io/api/apps/v1"
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
 	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -59,7 +61,13 @@ func TestCronFederatedHPA(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, cronfederatedhpa.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr manager.Manager) error {
+		return cronfederatedhpa.New(cronfederatedhpa.Deps{
+			Client: mgr.GetClient(),
+			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+			Recorder: mgr.GetEventRecorderFor(names.CronFederatedHPAControllerName),
+		}).SetupWithManager(mgr)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	history := func(ctx context.Context, name string) (autoscalingv1alpha1.ExecutionHistory, error) {
