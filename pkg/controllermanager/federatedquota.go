@@ -7,21 +7,29 @@ import (
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
+	"github.com/propel-mc/propel/pkg/names"
 )
 
 // setupFederatedResourceQuotaSync starts Karmada's
 // "federatedResourceQuotaSync": static assignments to member
 // ResourceQuotas through Works (no gate).
 func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
-	return syncer.New().SetupWithManager(c.Manager)
+	return syncer.New(syncer.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaSyncControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupFederatedResourceQuotaStatus starts Karmada's
 // "federatedResourceQuotaStatus" (no gate; with FederatedQuotaEnforcement
 // on it writes only aggregatedStatus).
 func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
-	r := &status.Reconciler{Enforcement: c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement)}
-	return r.SetupWithManager(c.Manager)
+	return status.New(status.Deps{
+		Client: c.Manager.GetClient(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaStatusControllerName),
+	}, status.Options{Enforcement: c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement)}).SetupWithManager(c.Manager)
 }
 
 // setupFederatedResourceQuotaEnforcement starts Karmada's
@@ -32,6 +40,9 @@ func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error
 	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
 		return nil
 	}
-	r := &enforcement.Reconciler{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}
-	return r.SetupWithManager(c.Manager)
+	return enforcement.New(enforcement.Deps{
+		Client: c.Manager.GetClient(),
+		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaEnforcementControllerName),
+	}, enforcement.Options{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}).SetupWithManager(c.Manager)
 }

@@ -87,7 +87,11 @@ func TestQuotaEnforcement(t *testing.T) {
 		if err := s.SetupWithManager(mgr); err != nil {
 			return err
 		}
-		return (&enforcement.Reconciler{SyncPeriod: time.Hour}).SetupWithManager(mgr)
+		return enforcement.New(enforcement.Deps{
+			Client: mgr.GetClient(),
+			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
+			Recorder: mgr.GetEventRecorderFor(names.FederatedResourceQuotaEnforcementControllerName),
+		}, enforcement.Options{SyncPeriod: time.Hour}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)
 	}
