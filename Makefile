@@ -1,7 +1,7 @@
 # Propel's two entry points: `make up` runs Propel's main job locally, `make test` runs every test.
 SHELL := /usr/bin/env bash
 
-.PHONY: up down demo test generate testbin vet bench lint fuzz build
+.PHONY: up down demo test generate testbin vet tidy bench lint fuzz build
 
 # The version the binaries report (--version, start-up log): the git
 # description of the checkout unless VERSION is given.
@@ -13,15 +13,17 @@ build: ## Build every binary into bin/, stamped with VERSION.
 		echo "build: $$b $(VERSION)"; go build -ldflags "$(LDFLAGS)" -o bin/$$b ./cmd/$$b || exit 1; \
 	done
 
-generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis.
-	@echo "generate: deepcopy and CRDs (controller-gen)"
+generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis, the RBAC role, and the estimator's protobuf code.
+	@echo "generate: deepcopy, CRDs and RBAC (controller-gen), estimator protobuf and gRPC code (buf)"
 	@hack/generate.sh
 
 up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
 	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server kubectl >/dev/null
-	@echo "up: building propelctl"
+	@echo "up: building propelctl, propel-scheduler and interpreter-webhook-example"
 	@go build -ldflags "$(LDFLAGS)" -o bin/propelctl ./cmd/propelctl
-	@bin/propelctl local-up
+	@go build -ldflags "$(LDFLAGS)" -o bin/propel-scheduler ./cmd/propel-scheduler
+	@go build -o bin/interpreter-webhook-example ./cmd/interpreter-webhook-example
+	@bin/propelctl local-up $(UP_ARGS)
 
 demo: ## With `make up` running (another terminal): apply the seed scenarios and print what runs where.
 	@go build -ldflags "$(LDFLAGS)" -o bin/propelctl ./cmd/propelctl
@@ -41,6 +43,10 @@ testbin: ## Build the real Kubernetes test binaries into ~/.cache/propel/testbin
 vet:
 	go vet ./...
 
+tidy: ## Fail when `go mod tidy` would change go.mod or go.sum (run `go mod tidy` to fix).
+	@go mod tidy -diff >/dev/null || { go mod tidy -diff; echo "tidy: go.mod/go.sum are not tidy; run go mod tidy and commit the result"; exit 1; }
+	@echo "tidy: go.mod and go.sum are tidy"
+
 # staticcheck, pinned, installed from the Go module proxy into bin/tools.
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := bin/tools/staticcheck-$(STATICCHECK_VERSION)
@@ -59,7 +65,7 @@ lint: $(STATICCHECK) ## Run staticcheck (pinned version) on every package; any f
 fuzz: ## Run every fuzz target for FUZZTIME (default 5s) each.
 	@hack/fuzz.sh
 
-test: testbin vet lint ## Build test binaries when missing, vet and lint, then run every test and each fuzz target briefly.
+test: testbin tidy vet lint ## Build test binaries when missing, check go.mod is tidy, vet and lint, then run every test and each fuzz target briefly.
 	@echo "test: running go test ./..."
-	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 ./...
+	PROPEL_TESTBIN_DIR=$$(hack/testbin.sh 2>/dev/null) go test -count=1 -timeout 40m ./...
 	@hack/fuzz.sh

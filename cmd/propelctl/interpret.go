@@ -123,14 +123,30 @@ func (o *interpretOptions) run(cmd *cobra.Command) error {
 		results, err = builtin.Run(cmd.Context(), op, args)
 	}
 	if err != nil {
-		return fmt.Errorf("execute %s: %w", op, err)
+		return fmt.Errorf("execute %s: %w", op, inFlagTerms(err))
 	}
 	return printResults(cmd.OutOrStdout(), o.output, results)
 }
 
+// inFlagTerms words the interpreter's missing-object errors in terms of
+// this command's flags, as Karmada's interpret command does.
+func inFlagTerms(err error) error {
+	switch {
+	case errors.Is(err, customization.ErrNoObject):
+		return errors.New("desired-file, observed-file options are not set")
+	case errors.Is(err, customization.ErrBothObjects):
+		return errors.New("you can not specify both desired-file and observed-file options")
+	case errors.Is(err, customization.ErrNoDesired):
+		return errors.New("desired, desired-file options are not set")
+	case errors.Is(err, customization.ErrNoObserved):
+		return errors.New("observed, observed-file options are not set")
+	}
+	return err
+}
+
 // checkedLayer puts the facade, and with it every check the controller
 // applies to an answer, in front of the -f customizations.
-func checkedLayer(l layer.Layer) customization.Operator { return resourceinterpreter.New(l) }
+func checkedLayer(l layer.Layer) layer.Operations { return resourceinterpreter.New(l) }
 
 // printResults writes Karmada's "---\n# [i/N] name:\nvalue" blocks, or one
 // JSON object keyed by result name.

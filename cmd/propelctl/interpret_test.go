@@ -334,3 +334,22 @@ func controllerError(t *testing.T, file, op, desired string) error {
 	}
 	return err
 }
+
+// The command words a missing or doubled object in its flags' terms (the
+// interpreter's own errors name no flag), as Karmada's command does.
+func TestInterpretMissingObjectsNameFlags(t *testing.T) {
+	sample, desired, _ := files(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-f", sample, "--operation", "InterpretReplica"}, "desired-file, observed-file options are not set"},
+		{[]string{"-f", sample, "--operation", "InterpretReplica", "--desired-file", desired, "--observed-file", desired}, "you can not specify both desired-file and observed-file options"},
+		{[]string{"-f", sample, "--operation", "Retain", "--observed-file", desired}, "desired, desired-file options are not set"},
+		{[]string{"-f", sample, "--operation", "Retain", "--desired-file", desired}, "observed, observed-file options are not set"},
+	} {
+		if _, err := runInterpret(t, "", c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
+	}
+}

@@ -11,7 +11,7 @@ func newLocalUpCommand() *cobra.Command {
 	var o localup.Options
 	cmd := &cobra.Command{
 		Use:   "local-up",
-		Short: "Run a local control plane, member clusters and propel-controller-manager until Ctrl-C",
+		Short: "Run a local control plane, member clusters, propel-controller-manager and propel-scheduler until Ctrl-C",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Out = cmd.OutOrStdout()
@@ -21,6 +21,9 @@ func newLocalUpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&o.Dir, "dir", localup.DefaultDir(), "Directory holding all state; reused by the next local-up.")
 	cmd.Flags().IntVar(&o.Members, "members", 3, "Number of member clusters.")
 	cmd.Flags().BoolVar(&o.Fresh, "fresh", false, "Wipe the state directory first.")
+	cmd.Flags().StringVar(&o.KarmadaBinDir, "karmada-bin-dir", "", "Directory of Karmada's binaries to run beside Propel: karmada-aggregated-apiserver, karmada-webhook, karmada-search, karmada-metrics-adapter (each one present runs).")
+	cmd.Flags().StringArrayVar(&o.ControllerManagerArgs, "controller-manager-args", nil, "A flag for propel-controller-manager, after local-up's own (repeatable), e.g. --controller-manager-args=--feature-gates=AllAlpha=true,AllBeta=true.")
+	cmd.Flags().StringArrayVar(&o.SchedulerArgs, "scheduler-args", nil, "A flag for propel-scheduler, after local-up's own (repeatable).")
 	return cmd
 }
 

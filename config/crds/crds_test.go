@@ -33,10 +33,10 @@ func TestAllDecodes(t *testing.T) {
 	}
 }
 
-// TestGeneratedFilesUpToDate regenerates deepcopy code, CRDs and the
-// control-plane RBAC on a copy of the module and fails when the committed
-// files differ: run `make generate` after changing pkg/apis or an
-// +kubebuilder:rbac marker.
+// TestGeneratedFilesUpToDate regenerates deepcopy code, CRDs, the
+// control-plane RBAC and the estimator's protobuf code on a copy of the
+// module and fails when the committed files differ: run `make generate`
+// after changing pkg/apis, an +kubebuilder:rbac marker or a .proto file.
 func TestGeneratedFilesUpToDate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("regenerating needs controller-gen from the module proxy; skipped with -short")
@@ -49,7 +49,13 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	for _, p := range []string{"go.mod", "go.sum", "hack", "pkg", "cmd", "config", "test"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(tmp, p))
 	}
-	// The role is removed first, so that only a fresh one can match.
+	// The role and the estimator's generated code are removed first, so that
+	// only fresh ones can match.
+	for _, f := range []string{"pb/estimator.pb.go", "service/service.pb.go", "service/service_grpc.pb.go"} {
+		if err := os.Remove(filepath.Join(tmp, "pkg", "estimatorwire", f)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := os.Remove(filepath.Join(tmp, "config", "deploy", "karmada-apiserver", "role.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +66,9 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, "config", "deploy", "karmada-apiserver", "role.yaml")); err != nil {
 		t.Errorf("generate did not write the role: %v", err)
 	}
-	for _, dir := range []string{"pkg/apis", "config/crds", "config/deploy/karmada-apiserver"} {
+	for _, dir := range []string{"pkg/apis", "pkg/estimatorwire", "config/crds", "config/deploy/karmada-apiserver"} {
 		_ = filepath.WalkDir(filepath.Join(tmp, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !(strings.HasPrefix(d.Name(), "zz_generated") || strings.HasSuffix(d.Name(), ".yaml")) {
+			if err != nil || d.IsDir() || !(strings.HasPrefix(d.Name(), "zz_generated") || strings.HasSuffix(d.Name(), ".yaml") || strings.HasSuffix(d.Name(), ".pb.go")) {
 				return err
 			}
 			rel, _ := filepath.Rel(tmp, path)

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -51,7 +50,16 @@ func (e *testEnv) adoptKarmadaWork(t *testing.T) {
 	e.writes.Quiet(t, 0)
 	before := e.writes.Len()
 	e.create(t, rb)
-	time.Sleep(time.Second)
+	// The reconcile below must see both objects, as the controller would
+	// when the binding's event reaches it.
+	harness.Eventually(t, "the controller's cache shows the binding and the Work", func(ctx context.Context) (bool, error) {
+		for _, obj := range []client.Object{rb.DeepCopy(), work.DeepCopy()} {
+			if err := e.rb.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+				return false, client.IgnoreNotFound(err)
+			}
+		}
+		return true, nil
+	})
 	if _, err := e.rb.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(rb)}); err != nil {
 		t.Fatal(err)
 	}

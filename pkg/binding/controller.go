@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 )
 
 // Deps are the controller's collaborators. Client, APIReader, Templates
@@ -105,8 +106,7 @@ func (c *Controller) defaultDeps(mgr ctrl.Manager) error {
 func (c *Controller) setupKind(mgr ctrl.Manager, k *bindingKind) error {
 	r := &reconciler{Deps: c.deps, kind: k, writers: c.opts.WorkWriters, injectPreservedLabels: c.opts.StatefulFailoverInjection}
 	if r.Recorder == nil {
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		r.Recorder = mgr.GetEventRecorderFor(k.controllerName)
+		r.Recorder = recorder.For(mgr, k.controllerName)
 	}
 	workers := c.opts.Workers
 	b := ctrl.NewControllerManagedBy(mgr).

@@ -66,7 +66,7 @@ func newEnv(t *testing.T, clusters ...string) *testEnv {
 // the detector's informers; otherwise with the dynamic-client fallback.
 func (e *testEnv) startManager(t *testing.T, cachedTemplates bool, tune func(*rest.Config)) {
 	t.Helper()
-	cfg := e.writes.Count(e.ControlPlane.Config, "karmada")
+	cfg := e.writes.Count(e.ControllerManagerConfig(), "karmada")
 	if tune != nil {
 		tune(cfg)
 	}

@@ -17,6 +17,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // directPurgeRequeue is how long a binding waits for the Works of directly
@@ -85,7 +86,10 @@ func (r *reconciler) sync(ctx context.Context, b *binding) (ctrl.Result, error) 
 	if err := r.ensureFinalizer(ctx, b); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.syncWorks(ctx, b, tmpl, targets, works)
+	start := time.Now()
+	err = r.syncWorks(ctx, b, tmpl, targets, works)
+	metrics.BindingWorksSynced(start, err)
+	return ctrl.Result{}, err
 }
 
 // template reads the binding's resource template.

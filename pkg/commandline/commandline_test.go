@@ -8,8 +8,6 @@ import (
 	"github.com/go-logr/logr/funcr"
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
-
-	"github.com/propel-mc/propel/pkg/features"
 )
 
 func TestLoggingFormatValidated(t *testing.T) {
@@ -58,8 +56,8 @@ func TestInactiveFlags(t *testing.T) {
 func TestLoggingFeatureGates(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	l := AddLoggingFlags(fs)
-	gates := &features.Gates{}
-	fs.Var(gates, "feature-gates", "")
+	gates := NewFeatureGates()
+	AddFeatureGatesFlag(fs, gates)
 	if err := fs.Parse([]string{"--log-text-split-stream"}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,13 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 	"k8s.io/component-base/logs"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	// Registers --logging-format=json, as Karmada's binaries do.
 	_ "k8s.io/component-base/logs/json/register"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-
-	"github.com/propel-mc/propel/pkg/features"
 )
 
 // Logging is the logging configuration read from the command line.
@@ -48,12 +47,11 @@ func AddLoggingFlags(fs *pflag.FlagSet) *Logging {
 // format and verbosity, and routes controller-runtime's logger through
 // klog. Call it right after parsing, before any goroutine logs; nil gates
 // are the defaults.
-func (l *Logging) Apply(gates *features.Gates) error {
-	fg, err := gates.Logging()
-	if err != nil {
-		return err
+func (l *Logging) Apply(gates featuregate.FeatureGate) error {
+	if gates == nil {
+		gates = NewFeatureGates()
 	}
-	if err := logsapi.ValidateAndApply(l.config, fg); err != nil {
+	if err := logsapi.ValidateAndApply(l.config, gates); err != nil {
 		return fmt.Errorf("logging flags: %w", err)
 	}
 	ctrl.SetLogger(klog.Background())

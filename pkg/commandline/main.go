@@ -8,9 +8,9 @@ import (
 	"runtime"
 
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 	"k8s.io/klog/v2"
 
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/version"
 )
 
@@ -22,7 +22,7 @@ type Binary struct {
 	Flags *pflag.FlagSet
 	// Gates is the binary's --feature-gates value; its logging gates
 	// configure the logger. Nil means the defaults.
-	Gates *features.Gates
+	Gates featuregate.FeatureGate
 	Run   func(ctx context.Context) error
 	// Out receives --version's answer, Err the errors (os.Stdout and
 	// os.Stderr in the binaries).

@@ -3,8 +3,8 @@ package controllermanager
 import (
 	"context"
 
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/failover/application"
-	"github.com/propel-mc/propel/pkg/features"
 )
 
 // setupApplicationFailover starts the RB and CRB application failover
@@ -13,7 +13,7 @@ import (
 // StatefulFailoverInjection shape the tasks they write.
 func setupApplicationFailover(_ context.Context, c *Context) error {
 	return application.SetupWithManager(c.Manager, application.Deps{Interpreter: c.Interpreter}, application.Options{
-		GracefulEviction:  c.Options.FeatureGates.Enabled(features.GracefulEviction),
-		StatePreservation: c.Options.FeatureGates.Enabled(features.StatefulFailoverInjection),
+		GracefulEviction:  c.Options.FeatureGates.Enabled(commandline.GracefulEviction),
+		StatePreservation: c.Options.FeatureGates.Enabled(commandline.StatefulFailoverInjection),
 	})
 }

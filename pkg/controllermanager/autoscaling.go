@@ -9,6 +9,7 @@ import (
 	"github.com/propel-mc/propel/pkg/autoscaling/deploymentreplicassyncer"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/hpascaletargetmarker"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -27,8 +28,7 @@ func setupFederatedHPA(_ context.Context, c *Context) error {
 	}
 	return federatedhpa.New(federatedhpa.Deps{
 		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.FederatedHPAControllerName),
+		Recorder: recorder.For(c.Manager, names.FederatedHPAControllerName),
 		Clients:  c.MemberClients, Informers: informers,
 	}, opts).SetupWithManager(c.Manager)
 }
@@ -37,9 +37,8 @@ func setupFederatedHPA(_ context.Context, c *Context) error {
 // "cronFederatedHorizontalPodAutoscaler" (no gate).
 func setupCronFederatedHPA(_ context.Context, c *Context) error {
 	return cronfederatedhpa.New(cronfederatedhpa.Deps{
-		Client: c.Manager.GetClient(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.CronFederatedHPAControllerName),
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.CronFederatedHPAControllerName),
 	}).SetupWithManager(c.Manager)
 }
 

@@ -10,9 +10,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/binding"
+	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/dependencies"
 	"github.com/propel-mc/propel/pkg/detector"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
@@ -30,11 +31,10 @@ func setupBinding(_ context.Context, c *Context) error {
 	b, err := binding.New(binding.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
 		Templates: c.Templates, Interpreter: c.Interpreter,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("binding-controller"),
+		Recorder: recorder.For(c.Manager, "binding-controller"),
 	}, binding.Options{
 		Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs,
-		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(features.StatefulFailoverInjection),
+		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(commandline.StatefulFailoverInjection),
 	})
 	if err != nil {
 		return err
@@ -78,16 +78,15 @@ func setupDetector(_ context.Context, c *Context) error {
 	d, err := detector.New(detector.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Cache: c.Manager.GetCache(), Dynamic: dyn, Discovery: disc,
 		Mapper: c.Manager.GetRESTMapper(), Interpreter: c.Interpreter,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("resource-detector"),
+		Recorder: recorder.For(c.Manager, "resource-detector"),
 	}, detector.Options{
 		SkippedPropagatingAPIs:         c.Options.SkippedPropagatingAPIs,
 		SkippedPropagatingNamespaces:   c.Options.SkippedPropagatingNamespaces,
 		Workers:                        c.Options.ConcurrentTemplateSyncs,
-		PropagationPolicyPreemption:    c.Options.FeatureGates.Enabled(features.PropagationPolicyPreemption),
-		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(features.PriorityBasedScheduling),
-		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(features.MultiplePodTemplatesScheduling),
-		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(features.ResourceQuotaEstimate),
+		PropagationPolicyPreemption:    c.Options.FeatureGates.Enabled(commandline.PropagationPolicyPreemption),
+		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
+		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(commandline.MultiplePodTemplatesScheduling),
+		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(commandline.ResourceQuotaEstimate),
 	})
 	if err != nil {
 		return err
@@ -102,8 +101,8 @@ func setupDetector(_ context.Context, c *Context) error {
 // setupDependenciesDistributor starts the dependencies distributor unless
 // the PropagateDeps gate is off (as in Karmada).
 func setupDependenciesDistributor(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.PropagateDeps) {
-		ctrl.Log.WithName("controller-manager").Info("dependencies distributor disabled", "featureGate", features.PropagateDeps)
+	if !c.Options.FeatureGates.Enabled(commandline.PropagateDeps) {
+		ctrl.Log.WithName("controller-manager").Info("dependencies distributor disabled", "featureGate", commandline.PropagateDeps)
 		return nil
 	}
 	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
@@ -113,8 +112,7 @@ func setupDependenciesDistributor(_ context.Context, c *Context) error {
 	return (&dependencies.Distributor{
 		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
 		Interpreter: c.Interpreter, Templates: c.Templates,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor("dependencies-distributor"),
+		Recorder: recorder.For(c.Manager, "dependencies-distributor"),
 		Workers:  c.Options.ConcurrentDependentSyncs,
 	}).SetupWithManager(c.Manager)
 }
@@ -127,7 +125,7 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	mgr, o := c.Manager, c.Options
 	var nativeOpts []native.Option
 	var luaOpts []lua.Option
-	if o.FeatureGates.Enabled(features.ResourceQuotaEstimate) {
+	if o.FeatureGates.Enabled(commandline.ResourceQuotaEstimate) {
 		// Karmada reports the pods' priorityClassName in replica
 		// requirements under this gate, from its native interpretation and
 		// from the Lua kube.accuratePodRequirements alike.
@@ -136,9 +134,8 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 	}
 	wh := webhook.New(webhook.Options{Services: mgr.GetClient()})
 	customizations := customization.New(customization.Options{
-		VM: lua.New(luavm.Options{}, luaOpts...),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: mgr.GetEventRecorderFor("resource-interpreter"),
+		VM:       lua.New(luavm.Options{}, luaOpts...),
+		Recorder: recorder.For(mgr, "resource-interpreter"),
 	})
 	builtins := builtin.New(customization.Options{VM: lua.New(luavm.Options{}, luaOpts...)})
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
@@ -161,7 +158,6 @@ func newInterpreter(c *Context) (*resourceinterpreter.Interpreter, error) {
 		return nil, err
 	}
 	ri := resourceinterpreter.New(layers...)
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	ri.RecordEvents(mgr.GetEventRecorderFor("resource-interpreter"), 0)
+	ri.RecordEvents(recorder.For(mgr, "resource-interpreter"), 0)
 	return ri, nil
 }

@@ -8,16 +8,16 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/cluster/taintpolicy"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/failover/gracefuleviction"
 	"github.com/propel-mc/propel/pkg/failover/taintmanager"
-	"github.com/propel-mc/propel/pkg/features"
 )
 
 // setupClusterTaintPolicy starts the cluster-taint-policy controller when
 // the Failover gate is on (Karmada's "clustertaintpolicy").
 func setupClusterTaintPolicy(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.Failover) {
-		ctrl.Log.WithName("controller-manager").Info("cluster taint policy controller disabled", "featureGate", features.Failover)
+	if !c.Options.FeatureGates.Enabled(commandline.Failover) {
+		ctrl.Log.WithName("controller-manager").Info("cluster taint policy controller disabled", "featureGate", commandline.Failover)
 		return nil
 	}
 	return taintpolicy.New().SetupWithManager(c.Manager)
@@ -27,14 +27,14 @@ func setupClusterTaintPolicy(_ context.Context, c *Context) error {
 // --enable-taint-manager are both on.
 func setupTaintManager(_ context.Context, c *Context) error {
 	o := c.Options
-	if !o.FeatureGates.Enabled(features.Failover) || !o.EnableTaintManager {
-		ctrl.Log.WithName("controller-manager").Info("taint manager disabled", "featureGate", features.Failover,
+	if !o.FeatureGates.Enabled(commandline.Failover) || !o.EnableTaintManager {
+		ctrl.Log.WithName("controller-manager").Info("taint manager disabled", "featureGate", commandline.Failover,
 			"enableTaintManager", o.EnableTaintManager)
 		return nil
 	}
 	return taintmanager.New(taintmanager.Options{
 		EnableEviction: o.EnableNoExecuteTaintEviction, PurgeMode: policyv1alpha1.PurgeMode(o.NoExecuteTaintEvictionPurgeMode),
-		EvictionRate: o.ResourceEvictionRate, StatePreservation: o.FeatureGates.Enabled(features.StatefulFailoverInjection),
+		EvictionRate: o.ResourceEvictionRate, StatePreservation: o.FeatureGates.Enabled(commandline.StatefulFailoverInjection),
 	}).SetupWithManager(c.Manager)
 }
 

@@ -3,7 +3,8 @@ package controllermanager
 import (
 	"context"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
@@ -16,8 +17,7 @@ import (
 func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
 	return syncer.New(syncer.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaSyncControllerName),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaSyncControllerName),
 	}).SetupWithManager(c.Manager)
 }
 
@@ -26,10 +26,9 @@ func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
 // on it writes only aggregatedStatus).
 func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
 	return status.New(status.Deps{
-		Client: c.Manager.GetClient(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaStatusControllerName),
-	}, status.Options{Enforcement: c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement)}).SetupWithManager(c.Manager)
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaStatusControllerName),
+	}, status.Options{Enforcement: c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement)}).SetupWithManager(c.Manager)
 }
 
 // setupFederatedResourceQuotaEnforcement starts Karmada's
@@ -37,12 +36,11 @@ func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
 // gate is on (the scheduler then also checks placements against the
 // quotas: schedulermanager.SchedulerOptions).
 func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.FederatedQuotaEnforcement) {
+	if !c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
 		return nil
 	}
 	return enforcement.New(enforcement.Deps{
-		Client: c.Manager.GetClient(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.FederatedResourceQuotaEnforcementControllerName),
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaEnforcementControllerName),
 	}, enforcement.Options{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}).SetupWithManager(c.Manager)
 }

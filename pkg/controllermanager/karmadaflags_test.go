@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/features"
 )
 
 // karmadaFlag is one row of testdata/karmada-controller-manager.tsv, a
@@ -99,7 +98,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	if err := NewControllerRegistry().Validate(o.Controllers); err != nil {
 		t.Fatal(err)
 	}
-	if !o.FeatureGates.Enabled(features.PropagationPolicyPreemption) {
+	if !o.FeatureGates.Enabled(commandline.PropagationPolicyPreemption) {
 		t.Error("AllAlpha=true did not enable PropagationPolicyPreemption")
 	}
 	var lines []string

@@ -3,7 +3,8 @@ package controllermanager
 import (
 	"context"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslice"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicecollect"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicedispatch"
@@ -35,29 +36,27 @@ func setupEndpointSlice(_ context.Context, c *Context) error {
 // of ServiceImports (no gate).
 func setupServiceImport(_ context.Context, c *Context) error {
 	return serviceimport.New(serviceimport.Deps{
-		Client: c.Manager.GetClient(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.ServiceImportControllerName),
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.ServiceImportControllerName),
 	}).SetupWithManager(c.Manager)
 }
 
 // setupMultiClusterService starts Karmada's "multiclusterservice" when the
 // MultiClusterService gate is on.
 func setupMultiClusterService(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	return multiclusterservice.New(multiclusterservice.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.MultiClusterServiceControllerName),
+		Recorder: recorder.For(c.Manager, names.MultiClusterServiceControllerName),
 	}).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSliceCollect starts Karmada's "endpointsliceCollect" when
 // the MultiClusterService gate is on.
 func setupEndpointSliceCollect(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	informers, err := c.MemberInformers()
@@ -72,12 +71,11 @@ func setupEndpointSliceCollect(_ context.Context, c *Context) error {
 // setupEndpointSliceDispatch starts Karmada's "endpointsliceDispatch" when
 // the MultiClusterService gate is on.
 func setupEndpointSliceDispatch(_ context.Context, c *Context) error {
-	if !c.Options.FeatureGates.Enabled(features.MultiClusterService) {
+	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
 	return endpointslicedispatch.New(endpointslicedispatch.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Recorder: c.Manager.GetEventRecorderFor(names.EndpointSliceDispatchControllerName),
+		Recorder: recorder.For(c.Manager, names.EndpointSliceDispatchControllerName),
 	}).SetupWithManager(c.Manager)
 }

@@ -1,8 +1,8 @@
 // Package controllermanager assembles propel-controller-manager: flags with
-// Karmada's names and defaults (--feature-gates parsing lives in
-// pkg/features), the controller registry (--controllers), the shared
-// resource interpreter and member clients, and a controller-runtime manager
-// with leader election.
+// Karmada's names and defaults (the feature gates, a component-base
+// feature gate, are defined in pkg/commandline), the controller registry
+// (--controllers), the shared resource interpreter and member clients, and
+// a controller-runtime manager with leader election.
 package controllermanager
 
 import (
@@ -10,10 +10,10 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -87,7 +87,7 @@ type Options struct {
 	SoftMemoryLimit string
 
 	// FeatureGates is --feature-gates; nil means every gate at its default.
-	FeatureGates *features.Gates
+	FeatureGates featuregate.MutableFeatureGate
 
 	// inactive are the Karmada flags accepted without effect (AddFlags).
 	inactive *commandline.Inactive
@@ -129,7 +129,7 @@ func NewOptions() *Options {
 		ConcurrentDependentSyncs:      2,
 		SkippedPropagatingNamespaces:  []string{"kube-.*"},
 		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
-		FeatureGates:                  &features.Gates{},
+		FeatureGates:                  commandline.NewFeatureGates(),
 	}
 }
 
@@ -172,9 +172,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
 	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
 	if o.FeatureGates == nil {
-		o.FeatureGates = &features.Gates{}
+		o.FeatureGates = commandline.NewFeatureGates()
 	}
-	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
+	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
 	fs.StringVar(&o.SoftMemoryLimit, "soft-memory-limit", o.SoftMemoryLimit, "Go runtime soft memory limit (e.g. 256Mi): the garbage collector works harder near it. Default: GOMEMLIMIT if set, else 90% of the container's cgroup memory limit, else none.")
 	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
 	o.inactive = commandline.AddInactiveFlags(fs, "karmada-controller-manager", inactiveFlags)
@@ -186,9 +186,7 @@ func (o *Options) warnInactive(logger logr.Logger) {
 	if o.inactive != nil {
 		o.inactive.Warn(logger)
 	}
-	for _, g := range o.FeatureGates.Inactive() {
-		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
-	}
+	commandline.WarnInactiveGates(logger, o.FeatureGates)
 	for _, name := range inactiveControllers(o.Controllers, NewControllerRegistry().IsRegistered) {
 		logger.Info("warning: controller accepted for compatibility has no effect in Propel", "controller", name)
 	}

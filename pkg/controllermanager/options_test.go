@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 )
 
 func parseFlags(args ...string) (*Options, error) {
@@ -22,18 +22,18 @@ func TestFeatureGatesFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.FeatureGates.Enabled(features.PropagationPolicyPreemption) || !o.FeatureGates.Enabled(features.PropagateDeps) {
+	if o.FeatureGates.Enabled(commandline.PropagationPolicyPreemption) || !o.FeatureGates.Enabled(commandline.PropagateDeps) {
 		t.Fatalf("defaults: %s", o.FeatureGates)
 	}
 	o, err = parseFlags("--feature-gates=PropagationPolicyPreemption=true,PropagateDeps=false")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.FeatureGates.Enabled(features.PropagationPolicyPreemption) || o.FeatureGates.Enabled(features.PropagateDeps) {
+	if !o.FeatureGates.Enabled(commandline.PropagationPolicyPreemption) || o.FeatureGates.Enabled(commandline.PropagateDeps) {
 		t.Fatalf("after --feature-gates: %s", o.FeatureGates)
 	}
 	_, err = parseFlags("--feature-gates=PropagationPolicyPreemption=true,Failovr=true")
-	if err == nil || !strings.Contains(err.Error(), `"Failovr"`) {
+	if err == nil || !strings.Contains(err.Error(), "feature gate: Failovr") {
 		t.Fatalf("unknown gate: error %v, want one naming Failovr", err)
 	}
 }

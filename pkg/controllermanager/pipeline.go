@@ -9,6 +9,7 @@ import (
 	"github.com/propel-mc/propel/pkg/binding/overrides"
 	"github.com/propel-mc/propel/pkg/cluster/lifecycle"
 	clusterstatus "github.com/propel-mc/propel/pkg/cluster/status"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/execution"
 	"github.com/propel-mc/propel/pkg/namespacesync"
 	"github.com/propel-mc/propel/pkg/status"
@@ -50,8 +51,7 @@ func setupExecution(_ context.Context, c *Context) error {
 	}
 	return execution.New(execution.Deps{
 		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf, Status: ws,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Interpreter: c.Interpreter, Recorder: c.Manager.GetEventRecorderFor("execution-controller"),
+		Interpreter: c.Interpreter, Recorder: recorder.For(c.Manager, "execution-controller"),
 	}, execution.Options{Concurrency: c.Options.ConcurrentWorkSyncs}).SetupWithManager(c.Manager)
 }
 

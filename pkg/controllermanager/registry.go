@@ -51,6 +51,8 @@ func NewControllerRegistry() ControllerRegistry {
 		{Name: "workloadRebalancer", Setup: setupWorkloadRebalancer},
 		{Name: "applicationFailover", Setup: setupApplicationFailover},
 		{Name: "remedy", Setup: setupRemedy},
+		{Name: "unifiedAuth", Setup: setupUnifiedAuth},
+		{Name: "agentcsrapproving", Setup: setupAgentCSRApproving},
 		{Name: "federatedResourceQuotaSync", Setup: setupFederatedResourceQuotaSync},
 		{Name: "federatedResourceQuotaStatus", Setup: setupFederatedResourceQuotaStatus},
 		{Name: "federatedResourceQuotaEnforcement", Setup: setupFederatedResourceQuotaEnforcement},

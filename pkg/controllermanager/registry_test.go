@@ -40,7 +40,7 @@ func TestEnabled(t *testing.T) {
 // through its informers.
 func TestRegistryListsEveryController(t *testing.T) {
 	r := NewControllerRegistry()
-	want := "resourceDetector, dependenciesDistributor, binding, bindingStatus, cluster, clusterStatus, clustertaintpolicy, execution, gracefulEviction, namespace, scheduler, workStatus, workloadRebalancer, applicationFailover, remedy, federatedResourceQuotaSync, federatedResourceQuotaStatus, federatedResourceQuotaEnforcement, serviceExport, endpointSlice, serviceImport, multiclusterservice, endpointsliceCollect, endpointsliceDispatch, federatedHorizontalPodAutoscaler, cronFederatedHorizontalPodAutoscaler, hpaScaleTargetMarker, deploymentReplicasSyncer"
+	want := "resourceDetector, dependenciesDistributor, binding, bindingStatus, cluster, clusterStatus, clustertaintpolicy, execution, gracefulEviction, namespace, scheduler, workStatus, workloadRebalancer, applicationFailover, remedy, unifiedAuth, agentcsrapproving, federatedResourceQuotaSync, federatedResourceQuotaStatus, federatedResourceQuotaEnforcement, serviceExport, endpointSlice, serviceImport, multiclusterservice, endpointsliceCollect, endpointsliceDispatch, federatedHorizontalPodAutoscaler, cronFederatedHorizontalPodAutoscaler, hpaScaleTargetMarker, deploymentReplicasSyncer"
 	if got := r.Names(); got != want {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -51,6 +51,15 @@ func TestRegistryListsEveryController(t *testing.T) {
 		if c.AlwaysOn != (c.Name == "resourceDetector" || c.Name == "dependenciesDistributor") {
 			t.Errorf("controller %s: AlwaysOn = %v", c.Name, c.AlwaysOn)
 		}
+	}
+}
+
+// TestEveryKarmadaControllerRuns: each of karmada-controller-manager's
+// controller names has a Propel controller, so none is reported as having
+// no effect.
+func TestEveryKarmadaControllerRuns(t *testing.T) {
+	if got := inactiveControllers(karmadaControllers, NewControllerRegistry().IsRegistered); len(got) != 0 {
+		t.Errorf("Karmada's controllers without a Propel controller: %v", got)
 	}
 }
 

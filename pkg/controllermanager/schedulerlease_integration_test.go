@@ -39,7 +39,7 @@ func TestLeaseGateOneAtATime(t *testing.T) {
 	running := make(chan string, 2)
 	gate := func(who string) *leaseGate {
 		return &leaseGate{
-			config: env.ControlPlane.Config, namespace: names.SystemNamespace, name: names.SchedulerLease,
+			config: env.ControllerManagerConfig(), namespace: names.SystemNamespace, name: names.SchedulerLease,
 			duration: 4 * time.Second, renew: 3 * time.Second, retry: 500 * time.Millisecond, logger: logr.Discard(),
 			runnables: []manager.Runnable{manager.RunnableFunc(func(ctx context.Context) error {
 				if active.Add(1) > 1 {

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/propel-mc/propel/pkg/apis"
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/schedulermanager"
 )
 
@@ -43,7 +43,7 @@ func TestInProcessSchedulerWiredAsPropelScheduler(t *testing.T) {
 		if !reflect.DeepEqual(cm.Estimator, sm.Estimator) {
 			t.Errorf("%v: estimator options differ: %+v vs %+v", args, cm.Estimator, sm.Estimator)
 		}
-		if gated := sm.FeatureGates.Enabled(features.FederatedQuotaEnforcement); gated != (own.Quota != nil) {
+		if gated := sm.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement); gated != (own.Quota != nil) {
 			t.Errorf("%v: quota check %v, want %v", args, own.Quota != nil, gated)
 		}
 	}

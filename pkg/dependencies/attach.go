@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,6 +22,7 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // RBAC: dependencies get attached ResourceBindings, created and updated
@@ -128,7 +128,7 @@ func (d *Distributor) resolve(ctx context.Context, namespace string, refs []conf
 // ensureAttached creates or updates the attached binding of dependency o.
 func (d *Distributor) ensureAttached(ctx context.Context, rb *workv1alpha2.ResourceBinding, o *unstructured.Unstructured) error {
 	attached := &workv1alpha2.ResourceBinding{}
-	key := client.ObjectKey{Namespace: rb.Namespace, Name: names.BindingName(o.GetKind(), o.GetName())}
+	key := templatebinding.Key(rb.Namespace, o.GetKind(), o.GetName())
 	err := d.Client.Get(ctx, key, attached)
 	if apierrors.IsNotFound(err) {
 		attached = &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
@@ -154,20 +154,7 @@ func (d *Distributor) setAttachedFields(ctx context.Context, attached, rb *workv
 		attached.Labels = map[string]string{}
 	}
 	attached.Labels[names.DependedByLabelKey(rb.Namespace, rb.Name)] = rb.Labels[names.ResourceBindingPermanentIDLabel]
-	if attached.Labels[names.ResourceBindingPermanentIDLabel] == "" {
-		// Karmada's admission webhook gives every binding an id; Propel runs
-		// without it, and the binding controller labels Works with this id.
-		attached.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
-	}
-	attached.OwnerReferences = []metav1.OwnerReference{{
-		APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), UID: o.GetUID(),
-		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-	}}
-	controllerutil.AddFinalizer(attached, names.BindingControllerFinalizer)
-	attached.Spec.Resource = workv1alpha2.ObjectReference{
-		APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Namespace: o.GetNamespace(), Name: o.GetName(),
-		UID: o.GetUID(), ResourceVersion: o.GetResourceVersion(),
-	}
+	templatebinding.Bind(attached, templatebinding.ReferenceTo(o), templatebinding.Controlled)
 	attached.Spec.RequiredBy = withRequirement(attached.Spec.RequiredBy, workv1alpha2.BindingSnapshot{
 		Namespace: rb.Namespace, Name: rb.Name, Clusters: rb.Spec.Clusters,
 	})
@@ -234,7 +221,7 @@ func (d *Distributor) inheritPolicies(ctx context.Context, attached, current *wo
 	}
 	if len(conflicts) > 0 {
 		// Karmada's message prefix, which its e2e suite matches on.
-		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Dependency policy conflict detected: %s", strings.Join(conflicts, "; "))
+		d.Recorder.Eventf(attached, corev1.EventTypeWarning, EventReasonDependencyPolicyConflict, "Dependency policy conflict detected: %s.", strings.Join(conflicts, "; "))
 	}
 }
 

@@ -149,10 +149,10 @@ func (d *Distributor) dependenciesOf(ctx context.Context, rb *workv1alpha2.Resou
 	if err != nil {
 		// A script's or webhook's text can be megabytes long.
 		err = boundedtext.Error(err)
-		d.Recorder.Eventf(rb, corev1.EventTypeWarning, EventReasonGetDependenciesFailed, "Get dependencies of %s %s/%s failed: %v", r.Kind, r.Namespace, r.Name, err)
+		d.Recorder.Eventf(template, corev1.EventTypeWarning, EventReasonGetDependenciesFailed, "Get dependencies of %s %s/%s failed: %v", r.Kind, r.Namespace, r.Name, err)
 		return nil, false, err
 	}
-	d.Recorder.Eventf(rb, corev1.EventTypeNormal, EventReasonGetDependenciesSucceed, "Get dependencies(%s) succeed", boundedtext.String(refsString(refs)))
+	d.Recorder.Eventf(template, corev1.EventTypeNormal, EventReasonGetDependenciesSucceed, "Get dependencies(%s) succeed", boundedtext.String(refsString(refs)))
 	return refs, true, nil
 }
 

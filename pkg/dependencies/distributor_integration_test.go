@@ -43,11 +43,11 @@ func (d dynamicTemplates) Get(ctx context.Context, gvk schema.GroupVersionKind, 
 // workload stops propagating dependencies.
 func TestConfigMapFollowsDeployment(t *testing.T) {
 	env := harness.StartT(t, harness.Options{Members: []localenv.MemberOptions{}, NoControlPlaneControllers: true})
-	mgr, err := ctrl.NewManager(env.ControlPlane.Config, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(env.ControllerManagerConfig(), ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dyn := dynamic.NewForConfigOrDie(env.ControlPlane.Config)
+	dyn := dynamic.NewForConfigOrDie(env.ControllerManagerConfig())
 	d := &Distributor{
 		Client: mgr.GetClient(), Dynamic: dyn, Mapper: mgr.GetRESTMapper(),
 		Interpreter: resourceinterpreter.New(native.New()), Templates: dynamicTemplates{dyn, mgr},

@@ -2,11 +2,12 @@ package dependencies
 
 // Event reasons the dependencies distributor records (Karmada's strings).
 const (
-	// EventReasonGetDependenciesSucceed is recorded on a binding whose
-	// template's dependencies were interpreted.
+	// EventReasonGetDependenciesSucceed is recorded on the resource
+	// template (as by Karmada, not its binding) whose dependencies were
+	// interpreted.
 	EventReasonGetDependenciesSucceed = "GetDependenciesSucceed"
-	// EventReasonGetDependenciesFailed is recorded on a binding whose
-	// template's dependencies could not be interpreted.
+	// EventReasonGetDependenciesFailed is recorded on the resource
+	// template whose dependencies could not be interpreted.
 	EventReasonGetDependenciesFailed = "GetDependenciesFailed"
 	// EventReasonSyncScheduleResultToDependenciesSucceed is recorded on a
 	// binding once its dependencies carry its schedule result.

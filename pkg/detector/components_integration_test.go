@@ -64,6 +64,10 @@ func TestComponentsFromLuaCustomization(t *testing.T) {
 	if err := localenv.InstallCRDs(ctx, env.ControlPlane.Config, []*apiextensionsv1.CustomResourceDefinition{crd}); err != nil {
 		t.Fatal(err)
 	}
+	// The kind is outside Propel's role: the user grants its claim.
+	if err := env.GrantTemplates(ctx, "trainingjobs", crd.Spec.Group); err != nil {
+		t.Fatal(err)
+	}
 	ric := &configv1alpha1.ResourceInterpreterCustomization{
 		ObjectMeta: metav1.ObjectMeta{Name: "trainingjob-components"},
 		Spec: configv1alpha1.ResourceInterpreterCustomizationSpec{

@@ -53,7 +53,7 @@ func startDetector(t *testing.T) {
 	if det != nil {
 		return
 	}
-	cfg := writes.Count(env.ControlPlane.Config, "karmada")
+	cfg := writes.Count(env.ControllerManagerConfig(), "karmada")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, Logger: captureLogger()})
 	if err != nil {
 		t.Fatal(err)
@@ -318,6 +318,10 @@ func TestCRDInstalledAfterStart(t *testing.T) {
 	crd := &apiextensionsv1.CustomResourceDefinition{}
 	sample(t, "guestbook/guestbooks-crd.yaml", crd)
 	if err := localenv.InstallCRDs(ctx, env.ControlPlane.Config, []*apiextensionsv1.CustomResourceDefinition{crd}); err != nil {
+		t.Fatal(err)
+	}
+	// The kind is outside Propel's role: the user grants its claim.
+	if err := env.GrantTemplates(ctx, "guestbooks", crd.Spec.Group); err != nil {
 		t.Fatal(err)
 	}
 	pol := &policyv1alpha1.PropagationPolicy{}

@@ -2,6 +2,7 @@ package detector
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ import (
 // detector, hence SkipNameValidation.
 func runDetector(t *testing.T, e *harness.Env, opts Options) *Detector {
 	t.Helper()
-	cfg := e.ControlPlane.Config
+	cfg := e.ControllerManagerConfig()
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
@@ -182,17 +183,16 @@ func (p *preemptionEnv) waitClaim(name string, want claim) {
 // long enough for a preemption that should not happen to show.
 func (p *preemptionEnv) keepsClaim(name string, want claim) {
 	p.t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		got, err := p.claimOfCM(context.Background(), name)
+	harness.Consistently(p.t, name+" keeps its claim", 3*time.Second, func(ctx context.Context) error {
+		got, err := p.claimOfCM(ctx, name)
 		if err != nil {
-			p.t.Fatal(err)
+			return err
 		}
 		if got != want {
-			p.t.Fatalf("%s: claim changed to %+v, want it to stay %+v", name, got, want)
+			return fmt.Errorf("claim changed to %+v, want it to stay %+v", got, want)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return nil
+	}, harness.Interval(200*time.Millisecond))
 }
 
 // events returns the messages of events with reason on the object of kind

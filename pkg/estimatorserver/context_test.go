@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
 // expiring is a context whose Err becomes DeadlineExceeded at its after-th
@@ -40,22 +40,22 @@ func TestHandlersHonourContext(t *testing.T) {
 		objs = append(objs, node(fmt.Sprintf("n%03d", i), "64", nil), pod(fmt.Sprintf("p%03d", i), "", "1", corev1.PodPending))
 	}
 	e := start(t, objs...)
-	cpu := estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}
-	assumed := []estimatorwire.AssumedWorkload{{Components: []estimatorwire.Component{{Replicas: 1000, ReplicaRequirements: cpu}}}}
+	cpu := &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}
+	assumed := []*pb.AssumedWorkload{{Components: []*pb.Component{{Replicas: 1000, ReplicaRequirements: cpu}}}}
 	calls := map[string]func(ctx context.Context) error{
 		"MaxAvailableReplicas": func(ctx context.Context) error {
-			_, err := e.MaxAvailableReplicas(ctx, &estimatorwire.MaxAvailableReplicasRequest{Cluster: "m1", AssumedWorkloads: assumed,
-				ReplicaRequirements: estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}})
+			_, err := e.MaxAvailableReplicas(ctx, &pb.MaxAvailableReplicasRequest{Cluster: "m1", AssumedWorkloads: assumed,
+				ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}})
 			return err
 		},
 		"MaxAvailableComponentSets": func(ctx context.Context) error {
-			_, err := e.MaxAvailableComponentSets(ctx, &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", AssumedWorkloads: assumed,
-				Components: []estimatorwire.Component{{Name: "a", Replicas: 1, ReplicaRequirements: cpu}, {Name: "b", Replicas: 2, ReplicaRequirements: cpu}}})
+			_, err := e.MaxAvailableComponentSets(ctx, &pb.MaxAvailableComponentSetsRequest{Cluster: "m1", AssumedWorkloads: assumed,
+				Components: []*pb.Component{{Name: "a", Replicas: 1, ReplicaRequirements: cpu}, {Name: "b", Replicas: 2, ReplicaRequirements: cpu}}})
 			return err
 		},
 		"GetUnschedulableReplicas": func(ctx context.Context) error {
-			_, err := e.GetUnschedulableReplicas(ctx, &estimatorwire.UnschedulableReplicasRequest{Cluster: "m1",
-				Resource: estimatorwire.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}})
+			_, err := e.GetUnschedulableReplicas(ctx, &pb.UnschedulableReplicasRequest{Cluster: "m1",
+				Resource: &pb.ObjectReference{ApiVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}})
 			return err
 		},
 	}

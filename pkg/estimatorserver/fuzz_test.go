@@ -4,10 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
 // FuzzRequest decodes arbitrary bytes as the server does (the wire
@@ -15,16 +17,19 @@ import (
 // against a small cluster: any input gets an answer or an error, never a
 // panic, and never a negative replica count.
 func FuzzRequest(f *testing.F) {
-	seeds := []estimatorwire.Message{
-		&estimatorwire.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{
+	seeds := []proto.Message{
+		&pb.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{
 			ResourceRequestBytes: quantities("cpu", "1", "memory", "1Gi"),
-			NodeClaim: &estimatorwire.NodeClaim{NodeSelector: map[string]string{"zone": "a"}, NodeAffinityBytes: affinity(corev1.NodeSelectorOpIn, "zone", "a"),
+			NodeClaim: &pb.NodeClaim{NodeSelector: map[string]string{"zone": "a"}, NodeAffinityBytes: affinity(corev1.NodeSelectorOpIn, "zone", "a"),
 				TolerationsBytes: tolerations(corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists})},
-		}, AssumedWorkloads: []estimatorwire.AssumedWorkload{{Components: []estimatorwire.Component{{Replicas: 3, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "2")}}}}}},
-		&estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []estimatorwire.Component{{Name: "w", Replicas: 2, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "500m")}}}},
+		}, AssumedWorkloads: []*pb.AssumedWorkload{{Components: []*pb.Component{{Replicas: 3, ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "2")}}}}}},
+		&pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []*pb.Component{{Name: "w", Replicas: 2, ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "500m")}}}},
 	}
 	for _, m := range seeds {
-		b, _ := m.Marshal()
+		b, err := estimatorwire.Codec{}.Marshal(m)
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(b)
 	}
 	e := New("m1", nil)
@@ -34,15 +39,15 @@ func FuzzRequest(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var r estimatorwire.MaxAvailableReplicasRequest
-		if r.Unmarshal(data) == nil {
+		var r pb.MaxAvailableReplicasRequest
+		if (estimatorwire.Codec{}).Unmarshal(data, &r) == nil {
 			r.Cluster = "m1"
 			if res, err := e.MaxAvailableReplicas(context.Background(), &r); err == nil && res.MaxReplicas < 0 {
 				t.Fatalf("negative answer %d", res.MaxReplicas)
 			}
 		}
-		var c estimatorwire.MaxAvailableComponentSetsRequest
-		if c.Unmarshal(data) == nil {
+		var c pb.MaxAvailableComponentSetsRequest
+		if (estimatorwire.Codec{}).Unmarshal(data, &c) == nil {
 			c.Cluster = "m1"
 			if res, err := e.MaxAvailableComponentSets(context.Background(), &c); err == nil && res.MaxSets < 0 {
 				t.Fatalf("negative answer %d", res.MaxSets)

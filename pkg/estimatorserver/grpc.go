@@ -11,48 +11,16 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 )
 
-// service is the estimator's RPC surface; the ServiceDesc below dispatches
-// to it.
-type service interface {
-	MaxAvailableReplicas(context.Context, *estimatorwire.MaxAvailableReplicasRequest) (*estimatorwire.MaxAvailableReplicasResponse, error)
-	MaxAvailableComponentSets(context.Context, *estimatorwire.MaxAvailableComponentSetsRequest) (*estimatorwire.MaxAvailableComponentSetsResponse, error)
-	GetUnschedulableReplicas(context.Context, *estimatorwire.UnschedulableReplicasRequest) (*estimatorwire.UnschedulableReplicasResponse, error)
-}
+var _ service.EstimatorServer = &Estimator{}
 
-var _ service = &Estimator{}
-
-// unary adapts one typed method to a grpc.MethodDesc handler.
-func unary[Req any, Res any, PReq interface {
-	*Req
-	estimatorwire.Message
-}](fullMethod string, call func(service, context.Context, PReq) (Res, error)) grpc.MethodHandler {
-	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-		defer releaseSlot(ctx)
-		in := PReq(new(Req))
-		if err := dec(in); err != nil {
-			return nil, err
-		}
-		if interceptor == nil {
-			return call(srv.(service), ctx, in)
-		}
-		info := &grpc.UnaryServerInfo{Server: srv, FullMethod: fullMethod}
-		return interceptor(ctx, in, info, func(ctx context.Context, req any) (any, error) {
-			return call(srv.(service), ctx, req.(PReq))
-		})
-	}
-}
-
-var serviceDesc = grpc.ServiceDesc{
-	ServiceName: estimatorwire.ServiceName,
-	HandlerType: (*service)(nil),
-	Methods: []grpc.MethodDesc{
-		{MethodName: "MaxAvailableReplicas", Handler: unary(estimatorwire.MethodMaxAvailableReplicas, service.MaxAvailableReplicas)},
-		{MethodName: "MaxAvailableComponentSets", Handler: unary(estimatorwire.MethodMaxAvailableComponentSets, service.MaxAvailableComponentSets)},
-		{MethodName: "GetUnschedulableReplicas", Handler: unary(estimatorwire.MethodGetUnschedulableReplicas, service.GetUnschedulableReplicas)},
-	},
-	Metadata: "pkg/estimator/service/service.proto",
+// releasingSlots gives a request's slot back (releaseSlot) as soon as its
+// handler returns, before the response is written.
+func releasingSlots(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	defer releaseSlot(ctx)
+	return handler(ctx, req)
 }
 
 // TLSFiles are the server's certificate and the CA that verifies clients.
@@ -77,6 +45,7 @@ func newGRPCServer(e *Estimator, files TLSFiles, concurrent int, extra ...grpc.S
 		grpc.MaxRecvMsgSize(estimatorwire.MaxMessageSize),
 		grpc.MaxConcurrentStreams(1000),
 		grpc.InTapHandle(newRequestSlots(concurrent).admit),
+		grpc.ChainUnaryInterceptor(releasingSlots),
 	}
 	if files.CertFile != "" || files.KeyFile != "" {
 		cert, err := tls.LoadX509KeyPair(files.CertFile, files.KeyFile)
@@ -98,6 +67,6 @@ func newGRPCServer(e *Estimator, files TLSFiles, concurrent int, extra ...grpc.S
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
 	}
 	s := grpc.NewServer(append(opts, extra...)...)
-	s.RegisterService(&serviceDesc, e)
+	service.RegisterEstimatorServer(s, e)
 	return s, nil
 }

@@ -3,9 +3,9 @@ package estimatorserver
 import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/managerbase"
 )
 
@@ -27,7 +27,7 @@ type Options struct {
 	// installers pass the same gates to every component); only the
 	// logging gates act here, the others are reported as having no
 	// effect when set away from their defaults.
-	FeatureGates *features.Gates
+	FeatureGates featuregate.MutableFeatureGate
 
 	inactive *commandline.Inactive
 }
@@ -48,7 +48,7 @@ func NewOptions() *Options {
 		Serving:      managerbase.NewServing(":10351"),
 		BindAddress:  "0.0.0.0",
 		ServerPort:   10352,
-		FeatureGates: &features.Gates{},
+		FeatureGates: commandline.NewFeatureGates(),
 	}
 }
 
@@ -64,9 +64,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.TLS.ClientCAFile, "grpc-client-ca-file", o.TLS.ClientCAFile, "CA verifying client certificates; with TLS, clients must present one.")
 	fs.BoolVar(&o.TLS.InsecureSkipClientVerify, "insecure-skip-grpc-client-verify", o.TLS.InsecureSkipClientVerify, "Do not require or verify client certificates.")
 	if o.FeatureGates == nil {
-		o.FeatureGates = &features.Gates{}
+		o.FeatureGates = commandline.NewFeatureGates()
 	}
-	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
+	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
 	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler-estimator", inactiveFlags)
 }
 
@@ -76,7 +76,5 @@ func (o *Options) warnInactive(logger logr.Logger) {
 	if o.inactive != nil {
 		o.inactive.Warn(logger)
 	}
-	for _, g := range o.FeatureGates.Inactive() {
-		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
-	}
+	commandline.WarnInactiveGates(logger, o.FeatureGates)
 }

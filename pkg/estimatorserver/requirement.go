@@ -10,7 +10,7 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
 
-	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
 // requirement is a decoded replica requirement: positive amounts per
@@ -23,7 +23,7 @@ type requirement struct {
 }
 
 // decodeRequirement validates what the network sent; errors name the field.
-func decodeRequirement(claim *estimatorwire.NodeClaim, requests map[string][]byte) (*requirement, error) {
+func decodeRequirement(claim *pb.NodeClaim, requests map[string][]byte) (*requirement, error) {
 	r := &requirement{request: map[corev1.ResourceName]int64{}}
 	for name, b := range requests {
 		var q resource.Quantity

@@ -10,26 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/status"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
-
-// requestsTotal counts the RPCs served by method and gRPC status code.
-var requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
-	Name: "propel_scheduler_estimator_server_requests_total",
-	Help: "Estimator RPCs served by method and gRPC status code.",
-}, []string{"method", "code"})
-
-// countRequests is the unary interceptor recording requestsTotal.
-func countRequests(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	res, err := handler(ctx, req)
-	requestsTotal.WithLabelValues(info.FullMethod, status.Code(err).String()).Inc()
-	return res, err
-}
 
 // gracePeriod bounds how long stopping waits for requests in progress
 // before cancelling them.
@@ -107,8 +93,6 @@ func Run(ctx context.Context, o *Options) error {
 
 // httpServers are the health probe and metrics servers o enables.
 func httpServers(o *Options, synced <-chan struct{}) []*http.Server {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(requestsTotal)
 	var servers []*http.Server
 	if o.HealthProbeBindAddress != "0" && o.HealthProbeBindAddress != "" {
 		mux := http.NewServeMux()
@@ -125,7 +109,7 @@ func httpServers(o *Options, synced <-chan struct{}) []*http.Server {
 	}
 	if o.MetricsBindAddress != "0" && o.MetricsBindAddress != "" {
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.Handle("/metrics", promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{ErrorHandling: promhttp.HTTPErrorOnError}))
 		servers = append(servers, &http.Server{Addr: o.MetricsBindAddress, Handler: mux, ReadHeaderTimeout: 10 * time.Second})
 	}
 	return servers

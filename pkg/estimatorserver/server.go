@@ -22,6 +22,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
+	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 )
 
 // podNodeIndex indexes pods by spec.nodeName ("" for unassigned pods).
@@ -38,6 +40,9 @@ type Estimator struct {
 	now     func() time.Time
 	// running tracks the pod informer started by Start.
 	running sync.WaitGroup
+
+	// Methods the estimator service adds later answer Unimplemented.
+	service.UnimplementedEstimatorServer
 }
 
 // New returns the estimator of cluster, reading the member through kube.
@@ -117,25 +122,25 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 }
 
 // deductAssumed packs the assumed workloads onto nodes.
-func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []estimatorwire.AssumedWorkload) error {
+func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []*pb.AssumedWorkload) error {
 	n := 0
 	for i := range assumed {
-		n += len(assumed[i].Components)
+		n += len(assumed[i].GetComponents())
 	}
 	if n > estimatorwire.MaxRequestComponents {
 		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, estimatorwire.MaxRequestComponents)
 	}
 	for i := range assumed {
-		for j, c := range assumed[i].Components {
+		for j, c := range assumed[i].GetComponents() {
 			if err := interrupted(ctx); err != nil {
 				return err
 			}
-			r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
+			r, err := decodeRequirement(c.GetReplicaRequirements().GetNodeClaim(), c.GetReplicaRequirements().GetResourceRequestBytes())
 			if err != nil {
 				return invalid("assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
 			}
-			if c.Replicas > 0 {
-				if _, err := place(ctx, nodes, r, int64(c.Replicas)); err != nil {
+			if c.GetReplicas() > 0 {
+				if _, err := place(ctx, nodes, r, int64(c.GetReplicas())); err != nil {
 					return err
 				}
 			}
@@ -145,11 +150,11 @@ func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []estimato
 }
 
 // MaxAvailableReplicas answers how many replicas the cluster holds.
-func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *estimatorwire.MaxAvailableReplicasRequest) (*estimatorwire.MaxAvailableReplicasResponse, error) {
+func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailableReplicasRequest) (*pb.MaxAvailableReplicasResponse, error) {
 	if err := e.checkCluster(req.Cluster); err != nil {
 		return nil, err
 	}
-	r, err := decodeRequirement(req.ReplicaRequirements.NodeClaim, req.ReplicaRequirements.ResourceRequestBytes)
+	r, err := decodeRequirement(req.GetReplicaRequirements().GetNodeClaim(), req.GetReplicaRequirements().GetResourceRequestBytes())
 	if err != nil {
 		return nil, invalid("replicaRequirements.%v", err)
 	}
@@ -160,16 +165,16 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *estimatorwire
 	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	n, err := maxReplicas(ctx, nodes, r)
+	n, err := timedEstimate(extensionEstimateReplicas, func() (int64, error) { return maxReplicas(ctx, nodes, r) })
 	if err != nil {
 		return nil, err
 	}
-	return &estimatorwire.MaxAvailableReplicasResponse{MaxReplicas: int32(n)}, nil
+	return &pb.MaxAvailableReplicasResponse{MaxReplicas: int32(n)}, nil
 }
 
 // MaxAvailableComponentSets answers how many complete component sets the
 // cluster holds.
-func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *estimatorwire.MaxAvailableComponentSetsRequest) (*estimatorwire.MaxAvailableComponentSetsResponse, error) {
+func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAvailableComponentSetsRequest) (*pb.MaxAvailableComponentSetsResponse, error) {
 	if err := e.checkCluster(req.Cluster); err != nil {
 		return nil, err
 	}
@@ -181,11 +186,11 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *estimato
 		if err := interrupted(ctx); err != nil {
 			return nil, err
 		}
-		r, err := decodeRequirement(c.ReplicaRequirements.NodeClaim, c.ReplicaRequirements.ResourceRequestBytes)
+		r, err := decodeRequirement(c.GetReplicaRequirements().GetNodeClaim(), c.GetReplicaRequirements().GetResourceRequestBytes())
 		if err != nil {
-			return nil, invalid("components[%d] (%q).replicaRequirements.%v", i, c.Name, err)
+			return nil, invalid("components[%d] (%q).replicaRequirements.%v", i, c.GetName(), err)
 		}
-		comps = append(comps, component{req: r, replicas: int64(c.Replicas)})
+		comps = append(comps, component{req: r, replicas: int64(c.GetReplicas())})
 	}
 	// Largest replicas first: first-fit packs them better.
 	slices.SortStableFunc(comps, func(a, b component) int {
@@ -198,11 +203,11 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *estimato
 	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
 		return nil, err
 	}
-	sets, err := maxSets(ctx, nodes, comps)
+	sets, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return maxSets(ctx, nodes, comps) })
 	if err != nil {
 		return nil, err
 	}
-	return &estimatorwire.MaxAvailableComponentSetsResponse{MaxSets: int32(min(sets, math.MaxInt32))}, nil
+	return &pb.MaxAvailableComponentSetsResponse{MaxSets: int32(min(sets, math.MaxInt32))}, nil
 }
 
 // compareSize orders requirements by CPU, then memory.
@@ -220,17 +225,20 @@ func compareSize(a, b *requirement) int {
 
 // GetUnschedulableReplicas counts the workload's pods that have been
 // unschedulable for longer than the threshold.
-func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *estimatorwire.UnschedulableReplicasRequest) (*estimatorwire.UnschedulableReplicasResponse, error) {
+func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *pb.UnschedulableReplicasRequest) (*pb.UnschedulableReplicasResponse, error) {
 	if err := e.checkCluster(req.Cluster); err != nil {
 		return nil, err
 	}
-	ref := req.Resource
+	ref := req.GetResource()
+	start := time.Now()
 	selector, err := e.workloadSelector(ctx, ref)
+	observeUnschedulableStep(stepGetObjectFromCache, start, err)
 	if err != nil {
 		return nil, err
 	}
 	threshold := time.Duration(max(req.UnschedulableThreshold, 0))
-	objs, err := e.pods.GetIndexer().ByIndex(cache.NamespaceIndex, ref.Namespace)
+	defer observeUnschedulableStep(stepGetWorkloadUnschedulablePods, time.Now(), nil)
+	objs, err := e.pods.GetIndexer().ByIndex(cache.NamespaceIndex, ref.GetNamespace())
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "list pods: %v", err)
 	}
@@ -252,41 +260,41 @@ func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *estimator
 			}
 		}
 	}
-	return &estimatorwire.UnschedulableReplicasResponse{UnschedulableReplicas: n}, nil
+	return &pb.UnschedulableReplicasResponse{UnschedulableReplicas: n}, nil
 }
 
 // workloadSelector reads the workload's pod selector from the member.
-func (e *Estimator) workloadSelector(ctx context.Context, ref estimatorwire.ObjectReference) (labels.Selector, error) {
+func (e *Estimator) workloadSelector(ctx context.Context, ref *pb.ObjectReference) (labels.Selector, error) {
 	var sel *metav1.LabelSelector
 	var err error
 	switch {
-	case ref.APIVersion == "apps/v1" && ref.Kind == "Deployment":
-		d, getErr := e.kube.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "Deployment":
+		d, getErr := e.kube.AppsV1().Deployments(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
 		if err = getErr; err == nil {
 			sel = d.Spec.Selector
 		}
-	case ref.APIVersion == "apps/v1" && ref.Kind == "ReplicaSet":
-		rs, getErr := e.kube.AppsV1().ReplicaSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "ReplicaSet":
+		rs, getErr := e.kube.AppsV1().ReplicaSets(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
 		if err = getErr; err == nil {
 			sel = rs.Spec.Selector
 		}
-	case ref.APIVersion == "apps/v1" && ref.Kind == "StatefulSet":
-		ss, getErr := e.kube.AppsV1().StatefulSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "StatefulSet":
+		ss, getErr := e.kube.AppsV1().StatefulSets(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
 		if err = getErr; err == nil {
 			sel = ss.Spec.Selector
 		}
 	default:
-		return nil, status.Errorf(codes.Unimplemented, "resource %s %s: only apps/v1 Deployment, ReplicaSet and StatefulSet are supported", ref.APIVersion, ref.Kind)
+		return nil, status.Errorf(codes.Unimplemented, "resource %s %s: only apps/v1 Deployment, ReplicaSet and StatefulSet are supported", ref.GetApiVersion(), ref.GetKind())
 	}
 	if apierrors.IsNotFound(err) {
-		return nil, status.Errorf(codes.NotFound, "%s %s/%s not found", ref.Kind, ref.Namespace, ref.Name)
+		return nil, status.Errorf(codes.NotFound, "%s %s/%s not found", ref.GetKind(), ref.GetNamespace(), ref.GetName())
 	}
 	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "get %s %s/%s: %v", ref.Kind, ref.Namespace, ref.Name, err)
+		return nil, status.Errorf(codes.Unavailable, "get %s %s/%s: %v", ref.GetKind(), ref.GetNamespace(), ref.GetName(), err)
 	}
 	s, err := metav1.LabelSelectorAsSelector(sel)
 	if err != nil {
-		return nil, status.Errorf(codes.FailedPrecondition, "%s %s/%s: selector: %v", ref.Kind, ref.Namespace, ref.Name, err)
+		return nil, status.Errorf(codes.FailedPrecondition, "%s %s/%s: selector: %v", ref.GetKind(), ref.GetNamespace(), ref.GetName(), err)
 	}
 	return s, nil
 }

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
 func node(name, cpu string, labels map[string]string, taints ...corev1.Taint) *corev1.Node {
@@ -87,19 +87,19 @@ func TestMaxAvailableReplicas(t *testing.T) {
 	tolerate := tolerations(corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists})
 	tests := []struct {
 		name string
-		rr   estimatorwire.ReplicaRequirements
+		rr   *pb.ReplicaRequirements
 		want int32
 	}{
-		{"1 cpu: n1 has 3 free; n2 tainted, n3 unschedulable", estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}, 3},
-		{"tolerating the taint adds n2's 14 free", estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1"), NodeClaim: &estimatorwire.NodeClaim{TolerationsBytes: tolerate}}, 17},
-		{"node selector zone=b", estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1"), NodeClaim: &estimatorwire.NodeClaim{NodeSelector: map[string]string{"zone": "b"}, TolerationsBytes: tolerate}}, 14},
-		{"node affinity zone NotIn b", estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "500m"), NodeClaim: &estimatorwire.NodeClaim{NodeAffinityBytes: affinity(corev1.NodeSelectorOpNotIn, "zone", "b"), TolerationsBytes: tolerate}}, 6},
-		{"resource no node has", estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1", "nvidia.com/gpu", "1")}, 0},
-		{"no request: pod slots of n1", estimatorwire.ReplicaRequirements{}, 109},
+		{"1 cpu: n1 has 3 free; n2 tainted, n3 unschedulable", &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}, 3},
+		{"tolerating the taint adds n2's 14 free", &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1"), NodeClaim: &pb.NodeClaim{TolerationsBytes: tolerate}}, 17},
+		{"node selector zone=b", &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1"), NodeClaim: &pb.NodeClaim{NodeSelector: map[string]string{"zone": "b"}, TolerationsBytes: tolerate}}, 14},
+		{"node affinity zone NotIn b", &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "500m"), NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinity(corev1.NodeSelectorOpNotIn, "zone", "b"), TolerationsBytes: tolerate}}, 6},
+		{"resource no node has", &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1", "nvidia.com/gpu", "1")}, 0},
+		{"no request: pod slots of n1", &pb.ReplicaRequirements{}, 109},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := e.MaxAvailableReplicas(context.Background(), &estimatorwire.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: tt.rr})
+			res, err := e.MaxAvailableReplicas(context.Background(), &pb.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: tt.rr})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,8 +108,8 @@ func TestMaxAvailableReplicas(t *testing.T) {
 			}
 		})
 	}
-	assumed := &estimatorwire.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")},
-		AssumedWorkloads: []estimatorwire.AssumedWorkload{{Components: []estimatorwire.Component{{Replicas: 2, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}}}}}}
+	assumed := &pb.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")},
+		AssumedWorkloads: []*pb.AssumedWorkload{{Components: []*pb.Component{{Replicas: 2, ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}}}}}}
 	if res, err := e.MaxAvailableReplicas(context.Background(), assumed); err != nil || res.MaxReplicas != 1 {
 		t.Errorf("assumed workloads deducted: got %v, %v; want 1", res, err)
 	}
@@ -117,13 +117,13 @@ func TestMaxAvailableReplicas(t *testing.T) {
 
 func TestRejectsBadRequests(t *testing.T) {
 	e := testCluster(t)
-	for name, req := range map[string]*estimatorwire.MaxAvailableReplicasRequest{
+	for name, req := range map[string]*pb.MaxAvailableReplicasRequest{
 		"other cluster":  {Cluster: "m2"},
-		"bad quantity":   {Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": {0x0a, 0x03, 'x', 'y', 'z'}}}},
-		"bad affinity":   {Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{NodeClaim: &estimatorwire.NodeClaim{NodeAffinityBytes: []byte{0x0a, 0x7f}}}},
-		"bad operator":   {Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{NodeClaim: &estimatorwire.NodeClaim{NodeAffinityBytes: affinity("Near", "zone")}}},
-		"bad toleration": {Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{NodeClaim: &estimatorwire.NodeClaim{TolerationsBytes: [][]byte{{0xff}}}}},
-		"bad selector":   {Cluster: "m1", ReplicaRequirements: estimatorwire.ReplicaRequirements{NodeClaim: &estimatorwire.NodeClaim{NodeSelector: map[string]string{"a b": "c"}}}},
+		"bad quantity":   {Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": {0x0a, 0x03, 'x', 'y', 'z'}}}},
+		"bad affinity":   {Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: []byte{0x0a, 0x7f}}}},
+		"bad operator":   {Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinity("Near", "zone")}}},
+		"bad toleration": {Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{TolerationsBytes: [][]byte{{0xff}}}}},
+		"bad selector":   {Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeSelector: map[string]string{"a b": "c"}}}},
 	} {
 		if _, err := e.MaxAvailableReplicas(context.Background(), req); status.Code(err) != codes.InvalidArgument {
 			t.Errorf("%s: got %v, want InvalidArgument", name, err)
@@ -133,12 +133,12 @@ func TestRejectsBadRequests(t *testing.T) {
 
 func TestMaxAvailableComponentSets(t *testing.T) {
 	e := testCluster(t)
-	tolerate := &estimatorwire.NodeClaim{TolerationsBytes: tolerations(corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists})}
-	comps := []estimatorwire.Component{
-		{Name: "launcher", Replicas: 1, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}},
-		{Name: "worker", Replicas: 2, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "2")}},
+	tolerate := &pb.NodeClaim{TolerationsBytes: tolerations(corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists})}
+	comps := []*pb.Component{
+		{Name: "launcher", Replicas: 1, ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}},
+		{Name: "worker", Replicas: 2, ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: quantities("cpu", "2")}},
 	}
-	res, err := e.MaxAvailableComponentSets(context.Background(), &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: comps})
+	res, err := e.MaxAvailableComponentSets(context.Background(), &pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: comps})
 	if err != nil || res.MaxSets != 0 {
 		t.Errorf("only n1 (3 cpu) for sets of 5 cpu: got %v, %v; want 0", res, err)
 	}
@@ -147,11 +147,11 @@ func TestMaxAvailableComponentSets(t *testing.T) {
 	}
 	// n1 3 cpu + n2 14 cpu free: 3 sets (6 workers: 1 on n1, 5 on n2;
 	// 3 launchers: 1 on n1, 2 on n2); a 4th set does not pack.
-	res, err = e.MaxAvailableComponentSets(context.Background(), &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: comps})
+	res, err = e.MaxAvailableComponentSets(context.Background(), &pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: comps})
 	if err != nil || res.MaxSets != 3 {
 		t.Errorf("got %v, %v; want 3", res, err)
 	}
-	if _, err := e.MaxAvailableComponentSets(context.Background(), &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1"}); status.Code(err) != codes.InvalidArgument {
+	if _, err := e.MaxAvailableComponentSets(context.Background(), &pb.MaxAvailableComponentSetsRequest{Cluster: "m1"}); status.Code(err) != codes.InvalidArgument {
 		t.Errorf("no components: got %v, want InvalidArgument", err)
 	}
 }
@@ -162,17 +162,17 @@ func TestGetUnschedulableReplicas(t *testing.T) {
 	recent.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, LastTransitionTime: metav1.Now()}}
 	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "d", Namespace: "default"}, Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}}}
 	e := start(t, old, recent, pod("bound", "n1", "1", corev1.PodRunning), deploy)
-	ref := estimatorwire.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}
-	res, err := e.GetUnschedulableReplicas(context.Background(), &estimatorwire.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref, UnschedulableThreshold: int64(time.Minute)})
+	ref := &pb.ObjectReference{ApiVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}
+	res, err := e.GetUnschedulableReplicas(context.Background(), &pb.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref, UnschedulableThreshold: int64(time.Minute)})
 	if err != nil || res.UnschedulableReplicas != 1 {
 		t.Errorf("got %v, %v; want 1", res, err)
 	}
 	ref.Kind = "CronJob"
-	if _, err := e.GetUnschedulableReplicas(context.Background(), &estimatorwire.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref}); status.Code(err) != codes.Unimplemented {
+	if _, err := e.GetUnschedulableReplicas(context.Background(), &pb.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref}); status.Code(err) != codes.Unimplemented {
 		t.Errorf("unsupported kind: got %v", err)
 	}
 	ref.Kind, ref.Name = "Deployment", "missing"
-	if _, err := e.GetUnschedulableReplicas(context.Background(), &estimatorwire.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref}); status.Code(err) != codes.NotFound {
+	if _, err := e.GetUnschedulableReplicas(context.Background(), &pb.UnschedulableReplicasRequest{Cluster: "m1", Resource: ref}); status.Code(err) != codes.NotFound {
 		t.Errorf("missing workload: got %v", err)
 	}
 }

@@ -29,8 +29,9 @@ type slotKey struct{}
 // is refused there with ResourceExhausted, without its message being read
 // (a tap must not block: it runs on the connection's reader, so requests
 // are refused rather than queued). An admitted request gives its slot back
-// when its handler returns (releaseSlot), or, if the handler never runs
-// (the message is too large, the client goes away), when gRPC cancels the
+// when its handler returns (releaseSlot, by the releasingSlots
+// interceptor), or, if the handler never runs (the message is too large or
+// over the codec's limits, the client goes away), when gRPC cancels the
 // request's context at the end of its stream.
 func (s requestSlots) admit(ctx context.Context, _ *tap.Info) (context.Context, error) {
 	select {

@@ -18,15 +18,9 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
+	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 )
-
-// oversized is a request larger than estimatorwire.MaxMessageSize.
-type oversized struct{}
-
-func (oversized) Marshal() ([]byte, error) {
-	return (&estimatorwire.MaxAvailableReplicasRequest{Cluster: strings.Repeat("x", estimatorwire.MaxMessageSize)}).Marshal()
-}
-func (oversized) Unmarshal([]byte) error { return nil }
 
 // TestConcurrentRequestLimit: with one slot, a request arriving while
 // another is in its handler is refused with ResourceExhausted; the slot
@@ -64,15 +58,15 @@ func TestConcurrentRequestLimit(t *testing.T) {
 	}
 	defer conn.Close()
 	replicas := func() error {
-		var res estimatorwire.MaxAvailableReplicasResponse
-		return conn.Invoke(context.Background(), estimatorwire.MethodMaxAvailableReplicas, &estimatorwire.MaxAvailableReplicasRequest{Cluster: "m1"}, &res)
+		var res pb.MaxAvailableReplicasResponse
+		return conn.Invoke(context.Background(), service.Estimator_MaxAvailableReplicas_FullMethodName, &pb.MaxAvailableReplicasRequest{Cluster: "m1"}, &res)
 	}
 
 	blocked := make(chan error, 1)
 	go func() {
-		var res estimatorwire.UnschedulableReplicasResponse
-		blocked <- conn.Invoke(context.Background(), estimatorwire.MethodGetUnschedulableReplicas, &estimatorwire.UnschedulableReplicasRequest{Cluster: "m1",
-			Resource: estimatorwire.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}}, &res)
+		var res pb.UnschedulableReplicasResponse
+		blocked <- conn.Invoke(context.Background(), service.Estimator_GetUnschedulableReplicas_FullMethodName, &pb.UnschedulableReplicasRequest{Cluster: "m1",
+			Resource: &pb.ObjectReference{ApiVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "d"}}, &res)
 	}()
 	<-entered
 	if err := replicas(); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "serving 1 requests, its limit") {
@@ -90,9 +84,10 @@ func TestConcurrentRequestLimit(t *testing.T) {
 
 	// Requests refused before their handler (message too large) give the
 	// slot back when their stream ends.
+	oversized := &pb.MaxAvailableReplicasRequest{Cluster: strings.Repeat("x", estimatorwire.MaxMessageSize)}
 	for i := range 3 {
-		var res estimatorwire.MaxAvailableReplicasResponse
-		err := conn.Invoke(context.Background(), estimatorwire.MethodMaxAvailableReplicas, oversized{}, &res)
+		var res pb.MaxAvailableReplicasResponse
+		err := conn.Invoke(context.Background(), service.Estimator_MaxAvailableReplicas_FullMethodName, oversized, &res)
 		if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "larger than max") {
 			t.Fatalf("oversized request %d: got %v", i, err)
 		}

@@ -1,17 +1,20 @@
-// Package estimatorwire owns the wire format of karmada-scheduler-estimator's
-// gRPC interface (service
-// github.com.karmada_io.karmada.pkg.estimator.service.Estimator): the
-// request and response messages, their protobuf encoding written by hand
-// with protowire, and a gRPC codec that carries them. The encoding is the
-// bytes Karmada's generated (gogo-style) code produces: fields in ascending
-// number order, proto3 zero scalars omitted, required embedded messages
-// (replicaRequirements, resource) always present, map entries sorted by key
-// with both key and value written, Kubernetes objects (Quantity,
-// NodeSelector, Toleration) embedded as their own protobuf bytes.
+// Package estimatorwire owns the wire interface of
+// karmada-scheduler-estimator (gRPC service
+// github.com.karmada_io.karmada.pkg.estimator.service.Estimator): its
+// .proto files, the Go code generated from them (package pb for the
+// messages, package service for the gRPC client and server; `make
+// generate` reproduces it) and the gRPC codec both sides use. The proto
+// package, message names and field numbers are Karmada's, so the bytes are
+// those Karmada's scheduler and estimator exchange: fields in ascending
+// number order, map entries sorted by key (the codec marshals
+// deterministically), Kubernetes objects (Quantity, NodeSelector,
+// Toleration) embedded as their own protobuf bytes. Karmada always writes
+// the required embedded messages (replicaRequirements, resource); Propel's
+// client sets them so that it does too.
 //
-// Decoding is for untrusted input: every repeated field and map has a
-// bound (Limits), a request's elements together have bounds (Totals)
-// checked on the wire before it is decoded, unknown fields are skipped,
-// and malformed input is an error naming the message and field, never a
-// panic.
+// Decoding is for untrusted input: before the generated code decodes a
+// request, the codec scans its bytes and refuses it when a list or map is
+// over its limit (Limits) or the request's elements together are over the
+// totals (Totals); unknown fields are kept, not interpreted, and malformed
+// input is an error naming the message, never a panic.
 package estimatorwire

@@ -35,18 +35,16 @@ const (
 	MaxQuantityBytes = 128
 )
 
-// The totals are checked by a scan of the encoded request before it is
-// decoded (checkTotals), rather than counted by the decoders as they go:
+// The totals, and the per-list limits, are checked by a scan of the
+// encoded request before it is decoded (checkTotals, called by
+// Codec.Unmarshal before the generated code decodes):
 //   - the scan allocates nothing, so an oversized request costs one pass
 //     over bytes gRPC already holds, whatever it would decode to;
 //   - tolerations, node affinity and quantities are embedded Kubernetes
-//     objects that the decoders keep as opaque bytes and the estimator
+//     objects that the messages keep as opaque bytes and the estimator
 //     decodes later; only a scan that knows their field numbers counts
 //     them before anything is decoded;
-//   - the scan depends on the field numbers of estimator.proto alone, not
-//     on the decoders: were these replaced by code generated from the
-//     proto, Codec.Unmarshal would call checkTotals before the generated
-//     Unmarshal and the limits would hold unchanged.
+//   - the scan depends on the field numbers of estimator.proto alone.
 
 // total names one of the totals above.
 type total int
@@ -85,6 +83,9 @@ type fieldShape struct {
 	name string
 	// count is the total each occurrence of the field counts against.
 	count total
+	// max bounds the field's occurrences in one message (0: no bound but
+	// the totals): the per-list limits.
+	max int
 	// maxLen bounds the field's encoded length (0: unbounded but for the
 	// message size).
 	maxLen int
@@ -102,34 +103,39 @@ var (
 	}
 	nodeAffinityShape = shape{1: {name: "nodeSelectorTerms", count: affinityTermsTotal, body: affinityTermShape}}
 	nodeClaimShape    = shape{
-		2: {name: "nodeSelector", count: mapEntriesTotal},
+		2: {name: "nodeSelector", count: mapEntriesTotal, max: MaxMapEntries},
 		4: {name: "nodeAffinityBytes", body: nodeAffinityShape},
-		5: {name: "tolerationsBytes", count: tolerationsTotal},
+		5: {name: "tolerationsBytes", count: tolerationsTotal, max: MaxTolerations},
 	}
-	resourceEntryShape             = shape{2: {name: "value", maxLen: MaxQuantityBytes}}
-	componentRequirementsShape     = shape{1: {name: "nodeClaim", body: nodeClaimShape}, 4: {name: "resourceRequestBytes", count: mapEntriesTotal, body: resourceEntryShape}}
-	componentShape                 = shape{2: {name: "replicaRequirements", body: componentRequirementsShape}}
-	assumedWorkloadShape           = shape{2: {name: "components", count: componentsTotal, body: componentShape}}
-	replicaRequirementsShape       = shape{1: {name: "nodeClaim", body: nodeClaimShape}, 5: {name: "resourceRequestBytes", count: mapEntriesTotal, body: resourceEntryShape}}
-	maxAvailableReplicasShape      = shape{2: {name: "replicaRequirements", body: replicaRequirementsShape}, 3: {name: "assumedWorkloads", body: assumedWorkloadShape}}
-	maxAvailableComponentSetsShape = shape{2: {name: "components", count: componentsTotal, body: componentShape}, 4: {name: "assumedWorkloads", body: assumedWorkloadShape}}
+	resourceEntryShape         = shape{2: {name: "value", maxLen: MaxQuantityBytes}}
+	resourceRequestShape       = fieldShape{name: "resourceRequestBytes", count: mapEntriesTotal, max: MaxMapEntries, body: resourceEntryShape}
+	componentRequirementsShape = shape{1: {name: "nodeClaim", body: nodeClaimShape}, 4: resourceRequestShape}
+	componentsShape            = fieldShape{name: "components", count: componentsTotal, max: MaxComponents, body: shape{2: {name: "replicaRequirements", body: componentRequirementsShape}}}
+	assumedWorkloadsShape      = fieldShape{name: "assumedWorkloads", max: MaxAssumedWorkloads, body: shape{2: componentsShape}}
+	replicaRequirementsShape   = shape{1: {name: "nodeClaim", body: nodeClaimShape}, 5: resourceRequestShape}
+
+	maxAvailableReplicasShape      = shape{2: {name: "replicaRequirements", body: replicaRequirementsShape}, 3: assumedWorkloadsShape}
+	maxAvailableComponentSetsShape = shape{2: componentsShape, 4: assumedWorkloadsShape}
 )
 
+// maxShapeFields bounds the length of a shape (its highest field number
+// plus one), so that the scan counts a message's fields in an array on
+// the stack (TestShapesFitTheScan checks every shape).
+const maxShapeFields = 8
+
 // checkTotals scans the encoded message b of shape s and returns an error
-// naming the field and the limit when it holds more than a total allows,
-// or is malformed where the scan descends.
-func checkTotals(message string, s shape, b []byte) error {
+// naming the field and the limit when it holds more than a total or a
+// per-list limit allows, or is malformed where the scan descends.
+func checkTotals(s shape, b []byte) error {
 	var t totals
-	if err := t.scan(s, b); err != nil {
-		return fmt.Errorf("decode %s: %w", message, err)
-	}
-	return nil
+	return t.scan(s, b)
 }
 
 // totals counts the elements seen so far.
 type totals [numTotals]int
 
 func (t *totals) scan(s shape, b []byte) error {
+	var seen [maxShapeFields]int
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -149,6 +155,9 @@ func (t *totals) scan(s shape, b []byte) error {
 			return fmt.Errorf("%s: %w", f.name, protowire.ParseError(n))
 		}
 		b = b[n:]
+		if seen[num]++; f.max > 0 && seen[num] > f.max {
+			return fmt.Errorf("%s: %w (at most %d)", f.name, errLimit, f.max)
+		}
 		if f.count != noTotal {
 			t[f.count]++
 			if limit := totalLimits[f.count]; t[f.count] > limit.max {

@@ -5,12 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
-// components is n copies of c.
-func components(n int, c Component) []Component {
-	out := make([]Component, n)
+// components is n times c.
+func components(n int, c *pb.Component) []*pb.Component {
+	out := make([]*pb.Component, n)
 	for i := range out {
 		out[i] = c
 	}
@@ -18,27 +21,37 @@ func components(n int, c Component) []Component {
 }
 
 // assumed is n workloads of per components c each.
-func assumed(n, per int, c Component) []AssumedWorkload {
-	out := make([]AssumedWorkload, n)
+func assumed(n, per int, c *pb.Component) []*pb.AssumedWorkload {
+	out := make([]*pb.AssumedWorkload, n)
 	for i := range out {
-		out[i] = AssumedWorkload{Components: components(per, c)}
+		out[i] = &pb.AssumedWorkload{Components: components(per, c)}
 	}
 	return out
 }
 
-func withClaim(claim *NodeClaim) Component {
-	return Component{ReplicaRequirements: ComponentReplicaRequirements{NodeClaim: claim}}
+func withClaim(claim *pb.NodeClaim) *pb.Component {
+	return &pb.Component{ReplicaRequirements: &pb.ComponentReplicaRequirements{NodeClaim: claim}}
 }
 
-func withResources(n int) Component {
+func withResources(n int) *pb.Component {
 	m := map[string][]byte{}
 	for i := range n {
 		m[fmt.Sprint(i)] = []byte{0x0a, 0x01, '1'}
 	}
-	return Component{ReplicaRequirements: ComponentReplicaRequirements{ResourceRequestBytes: m}}
+	return &pb.Component{ReplicaRequirements: &pb.ComponentReplicaRequirements{ResourceRequestBytes: m}}
 }
 
 func emptyTolerations(n int) [][]byte { return make([][]byte, n) }
+
+// marshal encodes m with the codec.
+func marshal(t testing.TB, m proto.Message) []byte {
+	t.Helper()
+	b, err := Codec{}.Marshal(m)
+	if err != nil {
+		t.Fatalf("marshal %T: %v", m, err)
+	}
+	return b
+}
 
 // affinityBytes is a corev1.NodeSelector of terms terms, each of exprs
 // match expressions of values values.
@@ -56,79 +69,71 @@ func affinityBytes(terms, exprs, values int) []byte {
 }
 
 // TestRequestTotals: requests within every per-list limit whose elements
-// together exceed a total are refused while decoding, naming the field and
+// together exceed a total are refused before decoding, naming the field and
 // the total; the same requests at the total decode.
 func TestRequestTotals(t *testing.T) {
-	oneComponent := []Component{{Name: "c", Replicas: 1}}
+	oneComponent := []*pb.Component{{Name: "c", Replicas: 1}}
 	tests := []struct {
 		name       string
-		atLimit    Message
-		overLimit  Message
+		atLimit    proto.Message
+		overLimit  proto.Message
 		wantErrors []string
 	}{
 		{
 			name:       "components of assumed workloads",
-			atLimit:    &MaxAvailableReplicasRequest{AssumedWorkloads: assumed(32, 128, Component{})},
-			overLimit:  &MaxAvailableReplicasRequest{AssumedWorkloads: assumed(33, 128, Component{})},
+			atLimit:    &pb.MaxAvailableReplicasRequest{AssumedWorkloads: assumed(32, 128, &pb.Component{})},
+			overLimit:  &pb.MaxAvailableReplicasRequest{AssumedWorkloads: assumed(33, 128, &pb.Component{})},
 			wantErrors: []string{"decode MaxAvailableReplicasRequest: assumedWorkloads: components", "more than 4096 components in the request"},
 		},
 		{
 			name:       "components of the set and of assumed workloads",
-			atLimit:    &MaxAvailableComponentSetsRequest{Components: components(128, Component{}), AssumedWorkloads: assumed(31, 128, Component{})},
-			overLimit:  &MaxAvailableComponentSetsRequest{Components: components(128, Component{}), AssumedWorkloads: append(assumed(31, 128, Component{}), AssumedWorkload{Components: components(1, Component{})})},
+			atLimit:    &pb.MaxAvailableComponentSetsRequest{Components: components(128, &pb.Component{}), AssumedWorkloads: assumed(31, 128, &pb.Component{})},
+			overLimit:  &pb.MaxAvailableComponentSetsRequest{Components: components(128, &pb.Component{}), AssumedWorkloads: append(assumed(31, 128, &pb.Component{}), &pb.AssumedWorkload{Components: components(1, &pb.Component{})})},
 			wantErrors: []string{"decode MaxAvailableComponentSetsRequest: assumedWorkloads: components", "more than 4096 components"},
 		},
 		{
 			name:       "tolerations",
-			atLimit:    &MaxAvailableComponentSetsRequest{Components: components(32, withClaim(&NodeClaim{TolerationsBytes: emptyTolerations(256)}))},
-			overLimit:  &MaxAvailableComponentSetsRequest{Components: components(33, withClaim(&NodeClaim{TolerationsBytes: emptyTolerations(256)}))},
+			atLimit:    &pb.MaxAvailableComponentSetsRequest{Components: components(32, withClaim(&pb.NodeClaim{TolerationsBytes: emptyTolerations(256)}))},
+			overLimit:  &pb.MaxAvailableComponentSetsRequest{Components: components(33, withClaim(&pb.NodeClaim{TolerationsBytes: emptyTolerations(256)}))},
 			wantErrors: []string{"components: replicaRequirements: nodeClaim: tolerationsBytes", "more than 8192 tolerations"},
 		},
 		{
 			name:       "resource request entries",
-			atLimit:    &MaxAvailableComponentSetsRequest{Components: oneComponent, AssumedWorkloads: assumed(1, 64, withResources(256))},
-			overLimit:  &MaxAvailableComponentSetsRequest{Components: oneComponent, AssumedWorkloads: assumed(1, 65, withResources(256))},
+			atLimit:    &pb.MaxAvailableComponentSetsRequest{Components: oneComponent, AssumedWorkloads: assumed(1, 64, withResources(256))},
+			overLimit:  &pb.MaxAvailableComponentSetsRequest{Components: oneComponent, AssumedWorkloads: assumed(1, 65, withResources(256))},
 			wantErrors: []string{"resourceRequestBytes", "more than 16384 node selector and resource request entries"},
 		},
 		{
 			name:       "affinity terms",
-			atLimit:    &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{NodeClaim: &NodeClaim{NodeAffinityBytes: affinityBytes(4096, 0, 0)}}},
-			overLimit:  &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{NodeClaim: &NodeClaim{NodeAffinityBytes: affinityBytes(4097, 0, 0)}}},
+			atLimit:    &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinityBytes(4096, 0, 0)}}},
+			overLimit:  &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinityBytes(4097, 0, 0)}}},
 			wantErrors: []string{"replicaRequirements: nodeClaim: nodeAffinityBytes: nodeSelectorTerms", "more than 4096 node affinity terms"},
 		},
 		{
 			name:       "affinity match expressions",
-			atLimit:    &MaxAvailableComponentSetsRequest{Components: components(2, withClaim(&NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
-			overLimit:  &MaxAvailableComponentSetsRequest{Components: components(3, withClaim(&NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
+			atLimit:    &pb.MaxAvailableComponentSetsRequest{Components: components(2, withClaim(&pb.NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
+			overLimit:  &pb.MaxAvailableComponentSetsRequest{Components: components(3, withClaim(&pb.NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
 			wantErrors: []string{"nodeSelectorTerms: matchExpressions", "more than 8192 node affinity match expressions and fields"},
 		},
 		{
 			name:       "affinity values",
-			atLimit:    &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{NodeClaim: &NodeClaim{NodeAffinityBytes: affinityBytes(1, 32, 1024)}}},
-			overLimit:  &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{NodeClaim: &NodeClaim{NodeAffinityBytes: affinityBytes(1, 33, 1024)}}},
+			atLimit:    &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinityBytes(1, 32, 1024)}}},
+			overLimit:  &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinityBytes(1, 33, 1024)}}},
 			wantErrors: []string{"matchExpressions: values", "more than 32768 node affinity values"},
 		},
 		{
 			name:       "quantity length",
-			atLimit:    &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": append([]byte{0x0a, 126}, strings.Repeat("9", 126)...)}}},
-			overLimit:  &MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": append([]byte{0x0a, 127}, strings.Repeat("9", 127)...)}}},
+			atLimit:    &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": append([]byte{0x0a, 126}, strings.Repeat("9", 126)...)}}},
+			overLimit:  &pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: map[string][]byte{"cpu": append([]byte{0x0a, 127}, strings.Repeat("9", 127)...)}}},
 			wantErrors: []string{"replicaRequirements: resourceRequestBytes: value: 129 bytes, at most 128"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fresh := func(m Message) Message {
-				if _, ok := m.(*MaxAvailableReplicasRequest); ok {
-					return &MaxAvailableReplicasRequest{}
-				}
-				return &MaxAvailableComponentSetsRequest{}
-			}
-			b, _ := tt.atLimit.Marshal()
-			if err := fresh(tt.atLimit).Unmarshal(b); err != nil {
+			if err := (Codec{}).Unmarshal(marshal(t, tt.atLimit), tt.atLimit.ProtoReflect().New().Interface()); err != nil {
 				t.Fatalf("at the limit: %v", err)
 			}
-			b, _ = tt.overLimit.Marshal()
-			err := fresh(tt.overLimit).Unmarshal(b)
+			err := Codec{}.Unmarshal(marshal(t, tt.overLimit), tt.overLimit.ProtoReflect().New().Interface())
 			if err == nil {
 				t.Fatal("over the limit: decoded")
 			}
@@ -146,12 +151,12 @@ func TestRequestTotals(t *testing.T) {
 // refused having allocated next to nothing: the components are counted on
 // the wire, not decoded first.
 func TestTotalsRefuseBeforeDecoding(t *testing.T) {
-	c := Component{ReplicaRequirements: ComponentReplicaRequirements{NodeClaim: &NodeClaim{}, ResourceRequestBytes: map[string][]byte{"": nil}}}
-	one, _ := (&MaxAvailableComponentSetsRequest{AssumedWorkloads: assumed(1, 128, c)}).Marshal()
-	b, _ := (&MaxAvailableComponentSetsRequest{AssumedWorkloads: assumed(MaxMessageSize/len(one), 128, c)}).Marshal()
-	var req MaxAvailableComponentSetsRequest
+	c := &pb.Component{ReplicaRequirements: &pb.ComponentReplicaRequirements{NodeClaim: &pb.NodeClaim{}, ResourceRequestBytes: map[string][]byte{"": nil}}}
+	one := marshal(t, &pb.MaxAvailableComponentSetsRequest{AssumedWorkloads: assumed(1, 128, c)})
+	b := marshal(t, &pb.MaxAvailableComponentSetsRequest{AssumedWorkloads: assumed(MaxMessageSize/len(one), 128, c)})
+	var req pb.MaxAvailableComponentSetsRequest
 	var err error
-	allocs := testing.AllocsPerRun(1, func() { err = req.Unmarshal(b) })
+	allocs := testing.AllocsPerRun(1, func() { err = Codec{}.Unmarshal(b, &req) })
 	if err == nil || !strings.Contains(err.Error(), "more than 4096 components") {
 		t.Fatalf("%d bytes: got %v, want the components total", len(b), err)
 	}
@@ -164,26 +169,25 @@ func TestTotalsRefuseBeforeDecoding(t *testing.T) {
 // holds no more than the totals allow, embedded Kubernetes objects
 // included, and nothing panics.
 func FuzzTotals(f *testing.F) {
-	for _, m := range []Message{
+	for _, m := range []proto.Message{
 		sampleReplicasRequest(),
-		&MaxAvailableReplicasRequest{ReplicaRequirements: ReplicaRequirements{NodeClaim: &NodeClaim{NodeAffinityBytes: affinityBytes(2, 2, 2), TolerationsBytes: emptyTolerations(3)}}},
-		&MaxAvailableComponentSetsRequest{Components: components(3, withResources(2)), AssumedWorkloads: assumed(2, 2, withClaim(&NodeClaim{NodeSelector: map[string]string{"a": "b"}}))},
-		&MaxAvailableComponentSetsRequest{Components: components(2, withClaim(&NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
-		&MaxAvailableReplicasRequest{AssumedWorkloads: assumed(32, 128, Component{})},
+		&pb.MaxAvailableReplicasRequest{ReplicaRequirements: &pb.ReplicaRequirements{NodeClaim: &pb.NodeClaim{NodeAffinityBytes: affinityBytes(2, 2, 2), TolerationsBytes: emptyTolerations(3)}}},
+		&pb.MaxAvailableComponentSetsRequest{Components: components(3, withResources(2)), AssumedWorkloads: assumed(2, 2, withClaim(&pb.NodeClaim{NodeSelector: map[string]string{"a": "b"}}))},
+		&pb.MaxAvailableComponentSetsRequest{Components: components(2, withClaim(&pb.NodeClaim{NodeAffinityBytes: affinityBytes(1, 4096, 0)}))},
+		&pb.MaxAvailableReplicasRequest{AssumedWorkloads: assumed(32, 128, &pb.Component{})},
 	} {
-		b, _ := m.Marshal()
-		f.Add(b)
+		f.Add(marshal(f, m))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var r MaxAvailableReplicasRequest
-		if r.Unmarshal(data) == nil {
+		var r pb.MaxAvailableReplicasRequest
+		if (Codec{}).Unmarshal(data, &r) == nil {
 			var c counted
-			c.addRequirements(r.ReplicaRequirements.NodeClaim, r.ReplicaRequirements.ResourceRequestBytes)
+			c.addRequirements(r.GetReplicaRequirements().GetNodeClaim(), r.GetReplicaRequirements().GetResourceRequestBytes())
 			c.addAssumed(r.AssumedWorkloads)
 			c.check(t)
 		}
-		var s MaxAvailableComponentSetsRequest
-		if s.Unmarshal(data) == nil {
+		var s pb.MaxAvailableComponentSetsRequest
+		if (Codec{}).Unmarshal(data, &s) == nil {
 			var c counted
 			c.addComponents(s.Components)
 			c.addAssumed(s.AssumedWorkloads)
@@ -198,7 +202,7 @@ type counted struct {
 	longestQuantity                                        int
 }
 
-func (c *counted) addRequirements(claim *NodeClaim, resources map[string][]byte) {
+func (c *counted) addRequirements(claim *pb.NodeClaim, resources map[string][]byte) {
 	c.entries += len(resources)
 	for _, q := range resources {
 		c.longestQuantity = max(c.longestQuantity, len(q))
@@ -221,14 +225,14 @@ func (c *counted) addRequirements(claim *NodeClaim, resources map[string][]byte)
 	}
 }
 
-func (c *counted) addComponents(cs []Component) {
+func (c *counted) addComponents(cs []*pb.Component) {
 	c.components += len(cs)
 	for _, comp := range cs {
-		c.addRequirements(comp.ReplicaRequirements.NodeClaim, comp.ReplicaRequirements.ResourceRequestBytes)
+		c.addRequirements(comp.GetReplicaRequirements().GetNodeClaim(), comp.GetReplicaRequirements().GetResourceRequestBytes())
 	}
 }
 
-func (c *counted) addAssumed(ws []AssumedWorkload) {
+func (c *counted) addAssumed(ws []*pb.AssumedWorkload) {
 	for _, w := range ws {
 		c.addComponents(w.Components)
 	}

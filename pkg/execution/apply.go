@@ -14,6 +14,7 @@ import (
 
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workapply"
 )
@@ -68,6 +69,7 @@ func (r *Reconciler) applyManifest(ctx context.Context, work *workv1alpha1.Work,
 	}
 	if obj := r.unchanged(set, work, ref); obj != nil {
 		res.op, res.object = opNone, obj
+		metrics.ResourceUpdated(nil, obj.GetAPIVersion(), obj.GetKind(), set.Cluster(), metrics.UpdateNone)
 		return res
 	}
 	raw := work.Spec.Workload.Manifests[ref.Ordinal].Raw
@@ -133,6 +135,7 @@ func (r *Reconciler) createOrUpdate(ctx context.Context, work *workv1alpha1.Work
 	}
 	if observed == nil {
 		created, err := r.create(ctx, work, set, desired)
+		metrics.ResourceCreated(err, desired.GetAPIVersion(), desired.GetKind(), set.Cluster(), false)
 		if !apierrors.IsAlreadyExists(err) {
 			return opCreated, created, err
 		}
@@ -140,7 +143,22 @@ func (r *Reconciler) createOrUpdate(ctx context.Context, work *workv1alpha1.Work
 			return opNone, nil, memberErr(err)
 		}
 	}
-	return r.update(ctx, work, set, desired, observed)
+	op, updated, err := r.update(ctx, work, set, desired, observed)
+	metrics.ResourceUpdated(err, desired.GetAPIVersion(), desired.GetKind(), set.Cluster(), updateResult(op, observed, updated))
+	return op, updated, err
+}
+
+// updateResult is Karmada's operationResult of an update decision: none
+// when no update was written, unchanged when the write left the
+// resourceVersion as observed, updated otherwise.
+func updateResult(op operation, observed, updated *unstructured.Unstructured) string {
+	switch {
+	case op != opUpdated || updated == nil:
+		return metrics.UpdateNone
+	case updated.GetResourceVersion() == observed.GetResourceVersion():
+		return metrics.UpdateUnchanged
+	}
+	return metrics.UpdateUpdated
 }
 
 // observe returns the member object of desired, nil when it is absent:

@@ -49,7 +49,7 @@ func TestSyncFailedEventIsBounded(t *testing.T) {
 			t.Errorf("SyncFailed message of %d bytes: want at most %d with the marker", len(msg), boundedtext.DefaultLimit)
 		}
 	}
-	if n != 1 {
-		t.Errorf("recorded %d events, want one SyncFailed", n)
+	if n != 2 {
+		t.Errorf("recorded %d events, want two SyncFailed (on the template and on the Work)", n)
 	}
 }

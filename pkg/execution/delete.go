@@ -17,6 +17,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
@@ -120,7 +121,11 @@ func (r *Reconciler) remove(ctx context.Context, set *membercluster.ClusterInfor
 	}
 	background, uid := metav1.DeletePropagationBackground, obj.GetUID()
 	err = res.Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &background, Preconditions: &metav1.Preconditions{UID: &uid}})
-	if err != nil && !apierrors.IsNotFound(err) {
+	if apierrors.IsNotFound(err) {
+		err = nil
+	}
+	metrics.ResourceDeleted(err, obj.GetAPIVersion(), obj.GetKind(), set.Cluster())
+	if err != nil {
 		return memberErr(err)
 	}
 	log.FromContext(ctx).Info("deleted member object", "object", ref.String())
@@ -142,7 +147,9 @@ func (r *Reconciler) release(ctx context.Context, set *membercluster.ClusterInfo
 	if err != nil {
 		return memberErr(err)
 	}
-	if _, err := res.Update(ctx, obj, metav1.UpdateOptions{}); err != nil {
+	released, err := res.Update(ctx, obj, metav1.UpdateOptions{})
+	metrics.ResourceUpdated(err, obj.GetAPIVersion(), obj.GetKind(), set.Cluster(), updateResult(opUpdated, obj, released))
+	if err != nil {
 		return memberErr(err)
 	}
 	log.FromContext(ctx).Info("released member object", "object", ref.String())

@@ -8,14 +8,16 @@ import (
 
 // Event reasons of the execution controller (Karmada's strings).
 const (
-	// EventReasonSyncSucceed is recorded on a template when a manifest
-	// was created or updated in a member cluster.
+	// EventReasonSyncSucceed is recorded on a template when its manifest
+	// was created or updated in a member cluster, and on the Work when
+	// any of its manifests was.
 	EventReasonSyncSucceed = "SyncSucceed"
-	// EventReasonSyncFailed is recorded on a template when a manifest
-	// could not be applied.
+	// EventReasonSyncFailed is recorded on a template when its manifest
+	// could not be applied, and on the Work when any could not.
 	EventReasonSyncFailed = "SyncFailed"
 	// EventReasonWorkDispatching is recorded on a Work when its
-	// dispatching is suspended or resumed.
+	// Dispatching condition changes: on its first dispatch, when its
+	// dispatching is suspended and when it is resumed.
 	EventReasonWorkDispatching = "WorkDispatching"
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,6 +19,7 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/membercluster"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/workapply"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
@@ -60,9 +62,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster) error {
 	key := client.ObjectKeyFromObject(work)
 	if suspended(work) {
-		if !suspensionRecorded(work) {
-			r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkSuspendDispatchingMessage)
-		}
+		r.recordDispatching(work)
 		r.status.Record(key, workapply.Outcome{WorkUID: work.UID, Suspended: true})
 		return nil
 	}
@@ -73,16 +73,27 @@ func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster 
 	if err != nil {
 		return fmt.Errorf("work %s/%s: %w", work.Namespace, work.Name, err)
 	}
-	if isDispatchingSuspended(work) {
-		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, workv1alpha1.WorkDispatchingMessage)
-	}
+	start := time.Now()
 	results := r.applyAll(ctx, work, set)
+	metrics.WorkloadSynced(start, applyError(results))
 	if err := transientError(results); err != nil {
 		// Say nothing about an apply whose outcome is unknown.
 		return fmt.Errorf("work %s/%s: cluster %s: %w", work.Namespace, work.Name, cluster.Name, err)
 	}
+	r.recordDispatching(work)
 	r.status.Record(key, outcomeOf(work, results))
 	return r.report(ctx, work, cluster.Name, results)
+}
+
+// applyError joins the errors of the manifests of one apply.
+func applyError(results []applied) error {
+	var errs []error
+	for _, res := range results {
+		if res.err != nil {
+			errs = append(errs, res.err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // outcomeOf is what the Work status owner needs of results.
@@ -92,6 +103,32 @@ func outcomeOf(work *workv1alpha1.Work, results []applied) workapply.Outcome {
 		o.Manifests = append(o.Manifests, workapply.Manifest{Ref: res.ref, Object: res.object, Err: res.err})
 	}
 	return o
+}
+
+// recordDispatching records WorkDispatching when the Dispatching condition
+// the status owner is about to write changes, as Karmada does when it
+// writes the condition itself: on the first dispatch, on suspension and on
+// resumption. The status owner writes it with the apply's outcome, so the
+// event is recorded only for a sync that hands it one.
+func (r *Reconciler) recordDispatching(work *workv1alpha1.Work) {
+	if msg := dispatchingEvent(work); msg != "" {
+		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonWorkDispatching, msg)
+	}
+}
+
+// dispatchingEvent is the WorkDispatching message for work's next
+// Dispatching condition, or "" when the status already holds it.
+func dispatchingEvent(work *workv1alpha1.Work) string {
+	if suspended(work) {
+		if suspensionRecorded(work) {
+			return ""
+		}
+		return workv1alpha1.WorkSuspendDispatchingMessage
+	}
+	if dispatchingRecorded(work) {
+		return ""
+	}
+	return workv1alpha1.WorkDispatchingMessage
 }
 
 func suspended(work *workv1alpha1.Work) bool {
@@ -106,11 +143,10 @@ func suspensionRecorded(work *workv1alpha1.Work) bool {
 		c.Message == workv1alpha1.WorkSuspendDispatchingMessage
 }
 
-// isDispatchingSuspended reports whether the status says dispatching was
-// suspended.
-func isDispatchingSuspended(work *workv1alpha1.Work) bool {
-	c := meta.FindStatusCondition(work.Status.Conditions, workv1alpha1.WorkDispatching)
-	return c != nil && c.Status == metav1.ConditionFalse
+// dispatchingRecorded reports whether the status already says the Work
+// is being dispatched; a Work without the condition has not been yet.
+func dispatchingRecorded(work *workv1alpha1.Work) bool {
+	return meta.IsStatusConditionTrue(work.Status.Conditions, workv1alpha1.WorkDispatching)
 }
 
 // memberInformers returns the informer set of the cluster's current
@@ -132,11 +168,14 @@ func transientError(results []applied) error {
 	return nil
 }
 
-// report logs and records events for the outcome of each manifest and
-// returns the failures, so that the Work is retried with backoff.
+// report logs and records events for the outcome of each manifest (on its
+// template) and of the whole Work (on the Work), and returns the failures,
+// so that the Work is retried with backoff. Success is recorded only when
+// something was written to the member.
 func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluster string, results []applied) error {
 	logger := log.FromContext(ctx)
 	var errs []error
+	wrote := false
 	for _, res := range results {
 		if res.err != nil {
 			err := fmt.Errorf("work %s/%s: apply %s to cluster %s: %w", work.Namespace, work.Name, res.ref, cluster, res.err)
@@ -145,12 +184,22 @@ func (r *Reconciler) report(ctx context.Context, work *workv1alpha1.Work, cluste
 			continue
 		}
 		if res.op != opNone {
+			wrote = true
 			logger.Info("applied manifest", "object", klog.KRef(res.ref.Namespace, res.ref.Name), "kind", res.ref.GVK.Kind, "operation", string(res.op))
 			r.event(res, corev1.EventTypeNormal, EventReasonSyncSucceed,
 				fmt.Sprintf("Successfully applied resource(%s) to cluster %s", res.ref, cluster))
 		}
 	}
-	return errors.Join(errs...)
+	err := errors.Join(errs...)
+	switch {
+	case err != nil:
+		r.recorder.Event(work, corev1.EventTypeWarning, EventReasonSyncFailed,
+			boundedtext.String(fmt.Sprintf("Failed to sync work(%s/%s) to cluster(%s): %v", work.Namespace, work.Name, cluster, err)))
+	case wrote:
+		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonSyncSucceed,
+			fmt.Sprintf("Synced work(%s/%s) to cluster(%s).", work.Namespace, work.Name, cluster))
+	}
+	return err
 }
 
 func (r *Reconciler) event(res applied, eventType, reason, message string) {

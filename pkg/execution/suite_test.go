@@ -91,7 +91,7 @@ func fastRetries() workqueue.TypedRateLimiter[reconcile.Request] {
 func startControllers(t *testing.T) *controllers {
 	t.Helper()
 	c := &controllers{cpWrites: &harness.WriteCounter{}, memberWrites: &harness.WriteCounter{}}
-	cfg := c.cpWrites.Count(env.ControlPlane.Config, "karmada")
+	cfg := c.cpWrites.Count(env.ControllerManagerConfig(), "karmada")
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 	"github.com/propel-mc/propel/pkg/objectdiff"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // Interpreter is what Gather asks of the resource interpreter (the
@@ -266,14 +267,9 @@ func (g *gatherer) interpreter(ctx context.Context) {
 // binding reads the template's ResourceBinding (ClusterResourceBinding
 // for a cluster-scoped template) and fills the scheduling stage.
 func (g *gatherer) binding(ctx context.Context) workv1alpha2.Binding {
-	bname := names.BindingName(g.gvk.Kind, g.tmpl.GetName())
-	var b workv1alpha2.Binding
-	if g.tmpl.GetNamespace() != "" {
-		b = &workv1alpha2.ResourceBinding{}
-	} else {
-		b = &workv1alpha2.ClusterResourceBinding{}
-	}
-	if err := g.src.Client.Get(ctx, client.ObjectKey{Namespace: g.tmpl.GetNamespace(), Name: bname}, b); err != nil {
+	b, err := templatebinding.Get(ctx, g.src.Client, g.tmpl.GetNamespace(), g.gvk.Kind, g.tmpl.GetName())
+	bname := b.GetName()
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			g.problem("no %s %s", b.BindingKind(), key(g.tmpl.GetNamespace(), bname))
 		} else {

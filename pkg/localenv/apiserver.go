@@ -30,7 +30,23 @@ type APIServer struct {
 	logDir string
 }
 
-func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int) (*APIServer, error) {
+// controlPlaneArgs make the control plane's API server admit and authorize
+// requests as karmada-apiserver does: without the ServiceAccount admission
+// plugin (no controller creates default ServiceAccounts there, so Pods and
+// pod templates are accepted as they are) and without
+// StorageObjectInUseProtection, with bootstrap tokens and the Node
+// authorizer (what karmada-agent's bootstrap and pull-mode members use).
+var controlPlaneArgs = []string{
+	"--authorization-mode=Node,RBAC",
+	"--enable-bootstrap-token-auth=true",
+	"--disable-admission-plugins=StorageObjectInUseProtection,ServiceAccount",
+}
+
+// memberArgs keep a member's API server a plain cluster's (kind's
+// defaults): every default admission plugin on.
+var memberArgs = []string{"--authorization-mode=Node,RBAC"}
+
+func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs []string) (*APIServer, error) {
 	var err error
 	if port == 0 {
 		if port, err = FreePort(); err != nil {
@@ -81,13 +97,13 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 			"--service-account-key-file=" + saPub,
 			"--service-account-signing-key-file=" + saKey,
 			"--service-cluster-ip-range=10.96.0.0/16",
-			"--authorization-mode=RBAC",
 			"--allow-privileged=true",
 			"--enable-priority-and-fairness=false",
 			"--endpoint-reconciler-type=none",
 			"--v=1",
 		},
 	}
+	s.args = append(s.args, extraArgs...)
 	s.Config = &rest.Config{
 		Host:            s.URL,
 		TLSClientConfig: rest.TLSClientConfig{CAData: pki.CAPEM, CertData: admin.CertPEM, KeyData: admin.KeyPEM},

@@ -55,7 +55,7 @@ type Member struct {
 const kwokNodeAnnotation = "kwok.x-k8s.io/node"
 
 func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
-	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port)
+	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port, memberArgs)
 	if err != nil {
 		return nil, err
 	}

@@ -6,14 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Member metrics: kwok simulates each pod's usage (from the pod
@@ -116,8 +108,6 @@ func (m *Member) kwokMetricsArgs(dir string, port int) ([]string, error) {
 	}, nil
 }
 
-var apiServices = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
-
 // startMetricsServer runs metrics-server against the member and registers
 // it as the member's metrics.k8s.io/v1beta1 (an ExternalName Service
 // "localhost", which the aggregator dials directly).
@@ -143,52 +133,9 @@ func (m *Member) startMetricsServer(ctx context.Context, dir string) error {
 	}, m.logDir); err != nil {
 		return err
 	}
-	kube, err := kubernetes.NewForConfig(m.Config)
+	err = RegisterAggregatedAPI(ctx, m.Config, AggregatedAPI{Group: "metrics.k8s.io", Version: "v1beta1", Namespace: "kube-system", Service: "metrics-server", Port: port})
 	if err != nil {
-		return err
-	}
-	svc := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "metrics-server"},
-		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "localhost",
-			Ports: []corev1.ServicePort{{Name: "https", Port: int32(port), Protocol: corev1.ProtocolTCP}}},
-	}
-	if _, err := kube.CoreV1().Services("kube-system").Create(ctx, svc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("member %s: metrics-server service: %w", m.Options.Name, err)
-	}
-	dyn, err := dynamic.NewForConfig(m.Config)
-	if err != nil {
-		return err
-	}
-	apiService := &unstructured.Unstructured{Object: map[string]interface{}{
-		"apiVersion": "apiregistration.k8s.io/v1",
-		"kind":       "APIService",
-		"metadata":   map[string]interface{}{"name": "v1beta1.metrics.k8s.io"},
-		"spec": map[string]interface{}{
-			"group": "metrics.k8s.io", "version": "v1beta1",
-			"service":               map[string]interface{}{"namespace": "kube-system", "name": "metrics-server", "port": int64(port)},
-			"insecureSkipTLSVerify": true, "groupPriorityMinimum": int64(100), "versionPriority": int64(100),
-		},
-	}}
-	existing, err := dyn.Resource(apiServices).Get(ctx, "v1beta1.metrics.k8s.io", metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		_, err = dyn.Resource(apiServices).Create(ctx, apiService, metav1.CreateOptions{})
-	case err == nil:
-		// A restarted environment reuses etcd: point the registration at
-		// the new port.
-		apiService.SetResourceVersion(existing.GetResourceVersion())
-		_, err = dyn.Resource(apiServices).Update(ctx, apiService, metav1.UpdateOptions{})
-		if err == nil {
-			svc.ResourceVersion = ""
-			current, getErr := kube.CoreV1().Services("kube-system").Get(ctx, "metrics-server", metav1.GetOptions{})
-			if getErr == nil {
-				current.Spec.Ports = svc.Spec.Ports
-				_, err = kube.CoreV1().Services("kube-system").Update(ctx, current, metav1.UpdateOptions{})
-			}
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("member %s: register metrics.k8s.io: %w", m.Options.Name, err)
+		return fmt.Errorf("member %s: %w", m.Options.Name, err)
 	}
 	return nil
 }

@@ -191,12 +191,8 @@ func (d *demo) nginxWeighted(ctx context.Context) error {
 }
 
 func (d *demo) installWorkloadCRD(ctx context.Context) error {
-	data, err := samples.FS.ReadFile("workload/crd.yaml")
+	crd, err := workloadCRD()
 	if err != nil {
-		return err
-	}
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	if err := yaml.Unmarshal(data, crd); err != nil {
 		return err
 	}
 	for _, cfg := range append([]*rest.Config{d.cpCfg}, d.cfgs["member1"], d.cfgs["member2"]) {
@@ -204,7 +200,8 @@ func (d *demo) installWorkloadCRD(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	// Propel's role claims Workloads only once a user grants it.
+	return d.apply(ctx, d.cp, "workload/rbac.yaml", nil)
 }
 
 func (d *demo) workloadWebhook(ctx context.Context) error {
@@ -221,7 +218,7 @@ func (d *demo) workloadWebhook(ctx context.Context) error {
 		return err
 	}
 	fill := strings.NewReplacer("WEBHOOK_ADDRESS", addr, "CA_BUNDLE", base64.StdEncoding.EncodeToString(pki.CAPEM))
-	if err := d.apply(ctx, d.cp, "workload/webhook-configuration.yaml", fill); err != nil {
+	if err := d.apply(ctx, d.cp, exampleWebhookConfigurationSample, fill); err != nil {
 		return err
 	}
 	for _, f := range []string{"workload/propagationpolicy.yaml", "workload/workload.yaml"} {
@@ -266,12 +263,9 @@ func (d *demo) applyEventually(ctx context.Context, file string) error {
 // startWebhook runs interpreter-webhook-example (built next to propelctl by
 // `make demo`) with a serving certificate from the environment's CA.
 func (d *demo) startWebhook() (string, func(), error) {
-	self, _ := os.Executable()
-	bin := filepath.Join(filepath.Dir(self), "interpreter-webhook-example")
-	if _, err := os.Stat(bin); err != nil {
-		if bin, err = exec.LookPath("interpreter-webhook-example"); err != nil {
-			return "", nil, fmt.Errorf("interpreter-webhook-example not found next to propelctl or in PATH: run `make demo`")
-		}
+	bin, err := siblingBinary(exampleWebhookBinary)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s not found next to propelctl or in PATH: run `make demo`", exampleWebhookBinary)
 	}
 	pki, err := localenv.LoadOrCreatePKI(filepath.Join(d.dir, "pki"))
 	if err != nil {

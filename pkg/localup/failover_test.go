@@ -13,8 +13,8 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/controllermanager"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/localenv"
 )
 
@@ -85,11 +85,8 @@ func TestFailoverFlagsParse(t *testing.T) {
 	if err := fs.Parse(FailoverFlags); err != nil {
 		t.Fatal(err)
 	}
-	if !controllermanager.NewControllerRegistry().Enabled("scheduler", o.Controllers) {
-		t.Errorf("--controllers=%v: local-up runs no other scheduler, so the in-process one must be named", o.Controllers)
-	}
-	if !o.FeatureGates.Enabled(features.Failover) || !o.EnableTaintManager || !o.EnableNoExecuteTaintEviction {
-		t.Errorf("failover not enabled: gate %v, taint manager %v, eviction %v", o.FeatureGates.Enabled(features.Failover), o.EnableTaintManager, o.EnableNoExecuteTaintEviction)
+	if !o.FeatureGates.Enabled(commandline.Failover) || !o.EnableTaintManager || !o.EnableNoExecuteTaintEviction {
+		t.Errorf("failover not enabled: gate %v, taint manager %v, eviction %v", o.FeatureGates.Enabled(commandline.Failover), o.EnableTaintManager, o.EnableNoExecuteTaintEviction)
 	}
 	for name, d := range map[string]time.Duration{"status update frequency": o.ClusterStatusUpdateFrequency, "failure threshold": o.ClusterFailureThreshold, "success threshold": o.ClusterSuccessThreshold} {
 		if d <= 0 || d > 10*time.Second {

@@ -1,8 +1,11 @@
 // Package localup runs Propel's playground on one machine: a control plane
 // and member clusters on loopback (pkg/localenv) with fake nodes of
-// different sizes, regions and zones, the members joined as Clusters, and
+// different sizes, regions and zones, the members joined as Clusters,
 // propel-controller-manager running in-process with cluster failover on
-// (FailoverFlags, a ClusterTaintPolicy sample). State lives under one
+// (FailoverFlags, a ClusterTaintPolicy sample) and propel-scheduler as its
+// own process. It can host Karmada's e2e suite: kubeconfigs in Karmada's
+// layout, the example interpreter webhook, and Karmada's components that
+// Propel does not replace from --karmada-bin-dir. State lives under one
 // directory; a second run reuses it (same ports, same data) unless Fresh.
 // A unix socket there lets `propelctl demo` stop and start a member's API
 // server; Demo applies the seed scenarios, including a failover scene.
@@ -32,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/propel-mc/propel/config/crds"
+	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
 	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/controllermanager"
 	"github.com/propel-mc/propel/pkg/join"
@@ -49,6 +53,14 @@ type Options struct {
 	Fresh bool
 	// Out receives progress and the final instructions.
 	Out io.Writer
+	// KarmadaBinDir holds Karmada's components that Propel does not
+	// replace (karmadaComponents); each one found there runs beside
+	// Propel. Empty runs none.
+	KarmadaBinDir string
+	// ControllerManagerArgs and SchedulerArgs are appended to the flags
+	// local-up gives propel-controller-manager and propel-scheduler (a
+	// later flag wins), e.g. Karmada's e2e settings.
+	ControllerManagerArgs, SchedulerArgs []string
 }
 
 // state is what a second run needs to come back on the same ports.
@@ -112,17 +124,41 @@ func Run(ctx context.Context, o Options) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
+	components, err := presentKarmadaComponents(o.KarmadaBinDir)
+	if err != nil {
+		return err
+	}
 	unlock, err := writePID(o.Dir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	env, err := start(ctx, o)
+	env, karmadaProcs, err := start(ctx, o, components)
 	if err != nil {
 		return err
 	}
 	defer env.Stop()
-	if err := startControllerManager(ctx, o, env); err != nil {
+	defer stopAll(karmadaProcs)
+	schedulerBin, err := siblingBinary(schedulerBinary)
+	separateScheduler := err == nil
+	if err := startControllerManager(ctx, o, env, controllerManagerFlags(separateScheduler, o.ControllerManagerArgs)); err != nil {
+		return err
+	}
+	if separateScheduler {
+		sched, err := startScheduler(ctx, o, env, schedulerBin)
+		if err != nil {
+			return err
+		}
+		defer sched.Stop()
+	} else {
+		fmt.Fprintf(o.Out, "local-up: %s not found next to propelctl or in PATH (`make up` builds it): the controller manager schedules in-process\n", schedulerBinary)
+	}
+	webhook, err := startExampleWebhook(ctx, o, env)
+	if err != nil {
+		return err
+	}
+	defer webhook.Stop()
+	if err := writeSuiteFiles(o, env); err != nil {
 		return err
 	}
 	stopControl, err := serveControl(ctx, o.Dir, env)
@@ -136,7 +172,14 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-func start(ctx context.Context, o Options) (*localenv.Environment, error) {
+func start(ctx context.Context, o Options, components []karmadaComponent) (env *localenv.Environment, procs []*localenv.Process, err error) {
+	defer func() {
+		if err != nil {
+			stopAll(procs)
+			env.Stop()
+			env, procs = nil, nil
+		}
+	}()
 	st := loadState(o.Dir)
 	members := Topology(o.Members)
 	for i := range members {
@@ -145,46 +188,54 @@ func start(ctx context.Context, o Options) (*localenv.Environment, error) {
 	for _, p := range append([]int{st.EtcdPort, st.ControlPlanePort}, portsOf(st)...) {
 		if p != 0 {
 			if err := localenv.PortFree(p); err != nil {
-				return nil, fmt.Errorf("%w: is another local-up running? Stop it with `propelctl local-down`, or start with --fresh", err)
+				return nil, nil, fmt.Errorf("%w: is another local-up running? Stop it with `propelctl local-down`, or start with --fresh", err)
 			}
 		}
 	}
 	all, err := crds.All()
 	if err != nil {
-		return nil, err
+		return env, procs, err
 	}
 	fmt.Fprintf(o.Out, "local-up: starting etcd, the control plane and %d members (state in %s)\n", o.Members, o.Dir)
 	startCtx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	env, err := localenv.Start(startCtx, localenv.Options{
-		Dir: o.Dir, CRDs: all, Members: members, ControlPlaneControllers: true,
-		EtcdPort: st.EtcdPort, ControlPlanePort: st.ControlPlanePort,
-	})
+	rbac, err := karmadaapiserver.Objects()
 	if err != nil {
-		return nil, err
+		return env, procs, err
+	}
+	if env, err = localenv.Start(startCtx, localenv.Options{
+		Dir: o.Dir, CRDs: withoutClusterCRD(all, components), Members: members, ControlPlaneControllers: true,
+		EtcdPort: st.EtcdPort, ControlPlanePort: st.ControlPlanePort,
+		// Propel runs as its ServiceAccount bound to the generated role,
+		// as config/deploy/karmada-apiserver deploys it, not as the admin.
+		ControllerManager: &localenv.IdentityOptions{User: karmadaapiserver.UserName, Objects: rbac},
+	}); err != nil {
+		return env, procs, err
 	}
 	if err := saveState(o.Dir, env); err != nil {
-		env.Stop()
-		return nil, err
+		return env, procs, err
 	}
 	if err := prepareControlPlane(startCtx, env); err != nil {
-		env.Stop()
-		return nil, err
+		return env, procs, err
+	}
+	if err := refuseClusterCRD(startCtx, env, components); err != nil {
+		return env, procs, err
+	}
+	if procs, err = startKarmadaComponents(startCtx, o, env, components); err != nil {
+		return env, procs, err
 	}
 	for _, m := range env.Members {
 		mo := m.Options
 		if _, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}}); err != nil {
-			env.Stop()
-			return nil, err
+			return env, procs, err
 		}
 		fmt.Fprintf(o.Out, "local-up: joined %s (%s, %d nodes)\n", mo.Name, mo.Region, len(mo.Nodes))
 	}
 	if err := applyClusterTaintPolicy(startCtx, env); err != nil {
-		env.Stop()
-		return nil, err
+		return env, procs, err
 	}
 	fmt.Fprintf(o.Out, "local-up: applied ClusterTaintPolicy from config/samples/%s (NoExecute while Ready is not True)\n", clusterTaintPolicySample)
-	return env, nil
+	return env, procs, nil
 }
 
 // prepareControlPlane creates the namespace Karmada keeps its leases in.
@@ -200,21 +251,21 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	return nil
 }
 
+// FeatureGates are the gates local-up turns on in the controller manager
+// and the scheduler: cluster failover, FederatedResourceQuota enforcement
+// and the MultiClusterService controllers, so that every failover, quota
+// and service controller can be tried.
+const FeatureGates = "Failover=true,FederatedQuotaEnforcement=true,MultiClusterService=true"
+
 // FailoverFlags turn cluster failover on, with cluster health timings short
 // enough that a stopped member is noticed within seconds (Karmada's defaults:
 // status every 10s, 30s failure/success thresholds, 40s monitor grace
 // period, 0.5 evictions per second). The failure threshold stays a few
 // status periods long so that one slow health check on a busy machine does
 // not taint a member: the taint manager evicts every binding there, not
-// only those with spec.failover.cluster. They also turn on
-// FederatedResourceQuota enforcement and the MultiClusterService
-// controllers, so that every quota and service controller can be tried,
-// and name the in-process scheduler, which '*' (Karmada's default set)
-// leaves off: local-up runs no separate scheduler. docs/quickstart.md
-// lists them.
+// only those with spec.failover.cluster. docs/quickstart.md lists them.
 var FailoverFlags = []string{
-	"--controllers=*,scheduler",
-	"--feature-gates=Failover=true,FederatedQuotaEnforcement=true,MultiClusterService=true",
+	"--feature-gates=" + FeatureGates,
 	"--enable-no-execute-taint-eviction=true",
 	"--resource-eviction-rate=50",
 	"--cluster-status-update-frequency=1s",
@@ -223,6 +274,20 @@ var FailoverFlags = []string{
 	"--cluster-monitor-period=1s",
 	"--cluster-monitor-grace-period=10s",
 	"--cluster-startup-grace-period=20s",
+}
+
+// controllerManagerFlags are FailoverFlags with --controllers: Karmada's
+// default set ('*') when propel-scheduler runs as its own process, as
+// karmada-scheduler does beside karmada-controller-manager; '*,scheduler'
+// (the in-process scheduler, which '*' leaves off) when local-up has no
+// propel-scheduler binary to run. extra comes last, so it wins.
+func controllerManagerFlags(separateScheduler bool, extra []string) []string {
+	controllers := "--controllers=*,scheduler"
+	if separateScheduler {
+		controllers = "--controllers=*"
+	}
+	out := append([]string{controllers}, FailoverFlags...)
+	return append(out, extra...)
 }
 
 // clusterTaintPolicySample is the ClusterTaintPolicy local-up applies.
@@ -242,7 +307,7 @@ func applyClusterTaintPolicy(ctx context.Context, env *localenv.Environment) err
 	return applyObject(ctx, c, obj)
 }
 
-func startControllerManager(ctx context.Context, o Options, env *localenv.Environment) error {
+func startControllerManager(ctx context.Context, o Options, env *localenv.Environment, flags []string) error {
 	logPath := filepath.Join(env.LogDir, "propel-controller-manager.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -252,10 +317,10 @@ func startControllerManager(ctx context.Context, o Options, env *localenv.Enviro
 	opts := controllermanager.NewOptions()
 	fs := pflag.NewFlagSet("propel-controller-manager", pflag.ContinueOnError)
 	opts.AddFlags(fs)
-	if err := fs.Parse(FailoverFlags); err != nil {
+	if err := fs.Parse(flags); err != nil {
 		return fmt.Errorf("propel-controller-manager flags: %w", err)
 	}
-	opts.Kubeconfig = env.ControlPlane.Kubeconfig
+	opts.Kubeconfig = env.ControllerManager.Kubeconfig
 	opts.MetricsBindAddress, opts.HealthProbeBindAddress = "127.0.0.1:0", "0"
 	mgr, _, err := controllermanager.Build(ctx, opts)
 	if err != nil {
@@ -266,7 +331,7 @@ func startControllerManager(ctx context.Context, o Options, env *localenv.Enviro
 			fmt.Fprintf(o.Out, "local-up: propel-controller-manager stopped: %v (log: %s)\n", err, logPath)
 		}
 	}()
-	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running with %s (log: %s)\n", strings.Join(FailoverFlags, " "), logPath)
+	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running with %s (log: %s)\n", strings.Join(flags, " "), logPath)
 	return nil
 }
 

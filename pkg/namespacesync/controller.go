@@ -51,6 +51,8 @@ type Options struct {
 // Reconciler is the namespace sync controller.
 type Reconciler struct {
 	client client.Client
+	// reader reads Works fresh from the API server on conflicts.
+	reader client.Reader
 	opts   Options
 	skip   *skipper
 }
@@ -73,6 +75,7 @@ func New(opts Options) (*Reconciler, error) {
 // SetupWithManager registers the controller with mgr.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.client = mgr.GetClient()
+	r.reader = mgr.GetAPIReader()
 	return ctrl.NewControllerManagedBy(mgr).Named(names.NamespaceSyncControllerName).
 		For(&corev1.Namespace{}, namespaceChanges()).
 		Watches(&clusterv1alpha1.Cluster{}, r.allNamespaces(), onlyCreates()).

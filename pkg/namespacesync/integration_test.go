@@ -139,7 +139,7 @@ func checkNamespaceWork(work *workv1alpha1.Work, ns *corev1.Namespace, member st
 		"work.karmada.io/namespace":                       "karmada-es-" + member,
 		"work.karmada.io/name":                            work.Name,
 		"resourcetemplate.karmada.io/managed-annotations": "resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,resourcetemplate.karmada.io/uid,work.karmada.io/name,work.karmada.io/namespace",
-		"resourcetemplate.karmada.io/managed-labels":      "karmada.io/managed,kubernetes.io/metadata.name,team",
+		"resourcetemplate.karmada.io/managed-labels":      "karmada.io/managed,kubernetes.io/metadata.name,team,work.karmada.io/permanent-id",
 	}
 	for k, v := range want {
 		if annotations[k] != v {
@@ -147,8 +147,9 @@ func checkNamespaceWork(work *workv1alpha1.Work, ns *corev1.Namespace, member st
 		}
 	}
 	if m["apiVersion"] != "v1" || m["kind"] != "Namespace" || md["name"] != ns.Name ||
-		labels["karmada.io/managed"] != "true" || labels["team"] != "a" || len(annotations) != len(want) {
-		return fmt.Errorf("manifest %s/%s %v labels %v annotations %v", m["apiVersion"], m["kind"], md["name"], labels, annotations)
+		labels["karmada.io/managed"] != "true" || labels["team"] != "a" || len(annotations) != len(want) ||
+		work.Labels["work.karmada.io/permanent-id"] == "" || labels["work.karmada.io/permanent-id"] != work.Labels["work.karmada.io/permanent-id"] {
+		return fmt.Errorf("manifest %s/%s %v labels %v annotations %v, work labels %v", m["apiVersion"], m["kind"], md["name"], labels, annotations, work.Labels)
 	}
 	if strings.Contains(string(work.Spec.Workload.Manifests[0].Raw), "conflict-resolution") {
 		return fmt.Errorf("namespace works carry no conflict resolution")

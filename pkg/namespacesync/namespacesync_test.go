@@ -98,7 +98,7 @@ func setup(t *testing.T, overrides OverrideApplier, objs ...client.Object) (*Rec
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.client = c
+	r.client, r.reader = c, c
 	return r, &writes
 }
 
@@ -125,7 +125,7 @@ func TestReconcileWritesWorksOnce(t *testing.T) {
 	m := manifestOf(t, work)
 	labels := m.GetLabels()
 	if labels["cluster"] != "m2" || labels["karmada.io/managed"] != "true" ||
-		m.GetAnnotations()["resourcetemplate.karmada.io/managed-labels"] != "cluster,karmada.io/managed,team" {
+		m.GetAnnotations()["resourcetemplate.karmada.io/managed-labels"] != "cluster,karmada.io/managed,team,work.karmada.io/permanent-id" {
 		t.Errorf("manifest labels %v annotations %v", labels, m.GetAnnotations())
 	}
 
@@ -133,7 +133,7 @@ func TestReconcileWritesWorksOnce(t *testing.T) {
 	if _, err := r.Reconcile(ctx, req); err != nil || *writes != 2 {
 		t.Fatalf("second reconcile: %d writes, %v", *writes, err)
 	}
-	// The webhook gave the Work its permanent id: the manifest carries it.
+	// A permanent id given by Karmada's webhook is kept: the manifest carries it.
 	work.Labels = map[string]string{"work.karmada.io/permanent-id": "w-1"}
 	if err := r.client.Update(ctx, work); err != nil {
 		t.Fatal(err)
@@ -179,4 +179,31 @@ func manifestOf(t *testing.T, w *workv1alpha1.Work) *unstructured.Unstructured {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// A namespace Work gets its permanent id from the Work writer, as every
+// other Work does, also in a control plane without Karmada's Work webhook;
+// the manifest carries the same id.
+func TestNamespaceWorkGetsPermanentID(t *testing.T) {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo", UID: "ns-uid"}}
+	cluster := &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "m1"}}
+	r, _ := setup(t, nil, ns, cluster)
+	ctx := context.Background()
+	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKey{Name: "demo"}}); err != nil {
+		t.Fatal(err)
+	}
+	work := &workv1alpha1.Work{}
+	if err := r.client.Get(ctx, client.ObjectKey{Namespace: "karmada-es-m1", Name: "demo-6654f4c4f6"}, work); err != nil {
+		t.Fatal(err)
+	}
+	id := work.Labels["work.karmada.io/permanent-id"]
+	if id == "" {
+		t.Fatalf("namespace work has no permanent id: labels %v", work.Labels)
+	}
+	if got := manifestOf(t, work).GetLabels()["work.karmada.io/permanent-id"]; got != id {
+		t.Errorf("manifest permanent id %q, work's %q", got, id)
+	}
+	if len(work.OwnerReferences) != 1 || work.OwnerReferences[0].Kind != "Namespace" || work.OwnerReferences[0].UID != "ns-uid" {
+		t.Errorf("owner references %+v", work.OwnerReferences)
+	}
 }

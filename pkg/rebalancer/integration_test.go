@@ -46,7 +46,7 @@ func TestWorkloadRebalancer(t *testing.T) {
 	for _, name := range []string{"member1", "member2"} {
 		createCluster(ctx, t, c, name)
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr ctrl.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr ctrl.Manager) error {
 		s, err := scheduler.New(scheduler.Options{})
 		if err != nil {
 			return err

@@ -12,8 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	appsv1alpha1 "github.com/propel-mc/propel/pkg/apis/apps/v1alpha1"
-	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // syncStatus is the trigger and status phase: it rebalances every
@@ -60,12 +59,8 @@ func (r *Reconciler) syncStatus(ctx context.Context, wr *appsv1alpha1.WorkloadRe
 // apiVersion plays no part); a namespaced workload has a ResourceBinding,
 // a cluster-scoped one a ClusterResourceBinding.
 func (r *Reconciler) triggerReschedule(ctx context.Context, w appsv1alpha1.ObjectReference, at metav1.Time) error {
-	key := client.ObjectKey{Namespace: w.Namespace, Name: names.BindingName(w.Kind, w.Name)}
-	var b workv1alpha2.Binding = &workv1alpha2.ResourceBinding{}
-	if w.Namespace == "" {
-		b = &workv1alpha2.ClusterResourceBinding{}
-	}
-	if err := r.client.Get(ctx, key, b); err != nil {
+	b, err := templatebinding.Get(ctx, r.client, w.Namespace, w.Kind, w.Name)
+	if err != nil {
 		return err
 	}
 	spec := b.BindingSpec()

@@ -42,7 +42,7 @@ func TestRemedy(t *testing.T) {
 	}
 	setDNS(ctx, t, c, "member1", metav1.ConditionTrue)
 	setDNS(ctx, t, c, "member2", metav1.ConditionTrue)
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr manager.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
 		return remedy.New(remedy.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)

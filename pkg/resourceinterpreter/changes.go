@@ -63,7 +63,7 @@ func (i *Interpreter) RecordEvents(r record.EventRecorder, window time.Duration)
 		window = DefaultFailureWindow
 	}
 	i.recorder = r
-	i.failures = &failureTracker{recorder: r, window: window, episodes: map[failureKey]*failureEpisode{}}
+	i.failures = &failureTracker{recorder: r, window: window, after: afterFunc, episodes: map[failureKey]*failureEpisode{}}
 }
 
 type answerKey struct {
@@ -122,6 +122,9 @@ type failureKey struct {
 	op            configv1alpha1.InterpreterOperation
 }
 
+// afterFunc schedules f on its own goroutine once d has passed.
+func afterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
+
 // failureEpisode is a script failing since first, for the objects in
 // failing; its Event is recorded once, window after first.
 type failureEpisode struct {
@@ -136,6 +139,9 @@ type failureEpisode struct {
 type failureTracker struct {
 	recorder record.EventRecorder
 	window   time.Duration
+	// after runs f once d has passed; tests replace it to end a window
+	// when they choose instead of waiting for it.
+	after func(d time.Duration, f func())
 
 	active   atomic.Int32
 	mu       sync.Mutex
@@ -156,7 +162,7 @@ func (t *failureTracker) failed(obj *unstructured.Unstructured, err error) {
 		ep = &failureEpisode{firstErr: boundedtext.Error(se.Err).Error(), failing: map[string]struct{}{}}
 		t.episodes[key] = ep
 		t.active.Add(1)
-		time.AfterFunc(t.window, func() { t.report(key, ep) })
+		t.after(t.window, func() { t.report(key, ep) })
 	}
 	if len(ep.failing) < maxTrackedFailures {
 		ep.failing[objectID(obj)] = struct{}{}

@@ -77,7 +77,9 @@ func TestFailingCustomizationRecordsOneEventWithCount(t *testing.T) {
 	native := &fakeLayer{name: "native", hooks: replicaHook}
 	i := New(namedLayer{lua, "health-ric"}, native)
 	rec := record.NewFakeRecorder(10)
-	i.RecordEvents(rec, 200*time.Millisecond)
+	i.RecordEvents(rec, time.Hour)
+	var windows []func() // episode windows started, ended by the test
+	i.failures.after = func(_ time.Duration, f func()) { windows = append(windows, f) }
 	ctx := context.Background()
 	for n := range 7 {
 		obj := workload()
@@ -86,14 +88,22 @@ func TestFailingCustomizationRecordsOneEventWithCount(t *testing.T) {
 			t.Fatal("want the script's error")
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
+	if ev := drain(rec.Events); len(ev) != 0 {
+		t.Fatalf("event before the episode's window ended: %v", ev)
+	}
+	if len(windows) != 1 {
+		t.Fatalf("%d episode windows started, want 1", len(windows))
+	}
+	windows[0]()
 	ev := drain(rec.Events)
 	if len(ev) != 1 || !strings.Contains(ev[0], ReasonCustomizationFailing) || !strings.Contains(ev[0], "fails for 4 objects") || !strings.Contains(ev[0], "line 2") {
 		t.Fatalf("events = %v, want one %s for 4 objects with the error", ev, ReasonCustomizationFailing)
 	}
-	// More failures of the same episode record nothing more.
+	// More failures of the same episode start no window and record nothing.
 	_, _, _ = i.GetReplicas(ctx, workload())
-	time.Sleep(300 * time.Millisecond)
+	if len(windows) != 1 {
+		t.Fatalf("a failure of a reported episode started window %d", len(windows))
+	}
 	if ev := drain(rec.Events); len(ev) != 0 {
 		t.Fatalf("second event in one episode: %v", ev)
 	}

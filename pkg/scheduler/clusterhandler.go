@@ -14,6 +14,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/affinity"
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 )
 
 // clusterHandler requeues the bindings a cluster change may affect: on
@@ -84,12 +85,14 @@ func (s *Scheduler) requeueIfAffected(q queue, obj client.Object, clusters []*cl
 	p := b.spec.Placement
 	if len(p.ClusterAffinities) > 0 && b.status.SchedulerObservedGeneration != obj.GetGeneration() {
 		s.enqueue(q, b)
+		metrics.BindingQueued(metrics.EventClusterChanged)
 		return
 	}
 	m := affinity.MustCompile(eventAffinity(p, b.status.SchedulerObservedAffinityName))
 	for _, c := range clusters {
 		if m.Matches(c) {
 			s.enqueue(q, b)
+			metrics.BindingQueued(metrics.EventClusterChanged)
 			return
 		}
 	}

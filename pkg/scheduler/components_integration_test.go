@@ -46,7 +46,7 @@ func TestComponentSetsIntegration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mgr, err := ctrl.NewManager(env.ControlPlane.Config, ctrl.Options{
+	mgr, err := ctrl.NewManager(env.ControllerManagerConfig(), ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})

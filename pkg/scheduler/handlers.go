@@ -8,6 +8,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 )
 
 type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
@@ -40,6 +42,7 @@ type bindingHandler struct{ s *Scheduler }
 func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue) {
 	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
 		h.s.enqueue(q, b)
+		metrics.BindingQueued(metrics.EventBindingAdd)
 	}
 }
 
@@ -54,6 +57,7 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 	}
 	if b, ok := wrap(e.ObjectNew); ok && h.s.admits(b) {
 		h.s.enqueue(q, b)
+		metrics.BindingQueued(metrics.EventBindingUpdate)
 	}
 }
 

@@ -43,7 +43,7 @@ func TestOvercommitIntegration(t *testing.T) {
 			createCapacityCluster(ctx, t, env.Client, prefix+"-"+name, cpus)
 		}
 	}
-	mgr, err := ctrl.NewManager(env.ControlPlane.Config, ctrl.Options{
+	mgr, err := ctrl.NewManager(env.ControllerManagerConfig(), ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})

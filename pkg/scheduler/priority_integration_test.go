@@ -57,7 +57,7 @@ func TestPriorityBurstIntegration(t *testing.T) {
 	}
 
 	var writes harness.WriteCounter
-	mgr, err := ctrl.NewManager(writes.Count(env.ControlPlane.Config, "karmada"), ctrl.Options{
+	mgr, err := ctrl.NewManager(writes.Count(env.ControllerManagerConfig(), "karmada"), ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})

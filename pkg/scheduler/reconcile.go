@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -16,6 +17,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 )
 
 // outcome is the result of one scheduling run.
@@ -42,6 +44,7 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if err != nil {
 		return reconcile.Result{}, fmt.Errorf("list clusters to schedule %s: %w", b, err)
 	}
+	start := time.Now()
 	why := decide(b, byName(clusters))
 	if why == noTrigger {
 		return reconcile.Result{}, s.syncObservedGeneration(ctx, b)
@@ -53,7 +56,23 @@ func (s *Scheduler) Reconcile(ctx context.Context, req reconcile.Request) (recon
 	if errors.As(err, &notWritten) {
 		undo()
 	}
+	recordAttempt(why, start, out.err, res, err)
 	return res, err
+}
+
+// recordAttempt feeds Karmada's attempt metrics for one scheduling run:
+// its result (any scheduling or write error is "error", as Karmada counts
+// unschedulable runs) and, when the run is retried, the requeue as a
+// ScheduleAttemptFailure.
+func recordAttempt(why trigger, start time.Time, scheduleErr error, res reconcile.Result, err error) {
+	scheduleType := metrics.ReconcileSchedule
+	if why == triggerReplicas {
+		scheduleType = metrics.ScaleSchedule
+	}
+	metrics.BindingScheduled(scheduleType, start, errors.Join(scheduleErr, err))
+	if err != nil || res.RequeueAfter > 0 {
+		metrics.BindingQueued(metrics.EventScheduleAttemptFailure)
+	}
 }
 
 // load reads the binding from the cache, overlaid with this controller's

@@ -15,6 +15,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/scheduler/core"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
@@ -138,8 +139,7 @@ func (s *Scheduler) Name() string { return s.name }
 // everything from the manager's cache.
 func (s *Scheduler) SetupWithManager(mgr ctrl.Manager) error {
 	s.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	s.recorder = mgr.GetEventRecorderFor(s.name)
+	s.recorder = recorder.For(mgr, s.name)
 	err := ctrl.NewControllerManagedBy(mgr).
 		Named("scheduler-"+s.name).
 		WithOptions(controller.Options{

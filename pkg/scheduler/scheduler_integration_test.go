@@ -110,7 +110,7 @@ func TestSchedulerIntegration(t *testing.T) {
 	for _, c := range []struct{ name, region string }{{"member1", "region-a"}, {"member2", "region-b"}, {"member3", "region-b"}} {
 		f.createCluster(ctx, t, c.name, c.region)
 	}
-	f.startScheduler(ctx, t, env.ControlPlane.Config)
+	f.startScheduler(ctx, t, env.ControllerManagerConfig())
 
 	t.Run("static weights 2:1 of 3 then 6", f.testStaticWeights)
 	t.Run("no cluster fits", f.testNoClusterFit)

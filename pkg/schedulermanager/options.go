@@ -3,9 +3,9 @@ package schedulermanager
 import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/names"
 )
@@ -18,7 +18,7 @@ type Options struct {
 	Scheduling
 
 	// FeatureGates is --feature-gates; nil means every gate at its default.
-	FeatureGates *features.Gates
+	FeatureGates featuregate.MutableFeatureGate
 
 	inactive *commandline.Inactive
 }
@@ -30,7 +30,7 @@ func NewOptions() *Options {
 		LeaderElection: managerbase.NewLeaderElection(names.SchedulerLease),
 		Serving:        managerbase.NewServing(":10351"),
 		Scheduling:     NewScheduling(),
-		FeatureGates:   &features.Gates{},
+		FeatureGates:   commandline.NewFeatureGates(),
 	}
 }
 
@@ -41,9 +41,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.Serving.AddFlags(fs, managerbase.ServingFlags{Pprof: true})
 	o.Scheduling.AddFlags(fs, SchedulingFlags{SchedulerNameHelp: "Schedule the bindings whose spec.schedulerName is this.", Plugins: true})
 	if o.FeatureGates == nil {
-		o.FeatureGates = &features.Gates{}
+		o.FeatureGates = commandline.NewFeatureGates()
 	}
-	fs.Var(o.FeatureGates, "feature-gates", features.Usage())
+	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
 	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler", inactiveFlags)
 }
 
@@ -53,7 +53,5 @@ func (o *Options) warnInactive(logger logr.Logger) {
 	if o.inactive != nil {
 		o.inactive.Warn(logger)
 	}
-	for _, g := range o.FeatureGates.Inactive() {
-		logger.Info("warning: feature gate accepted for compatibility has no effect in Propel", "featureGate", g, "value", o.FeatureGates.Enabled(g))
-	}
+	commandline.WarnInactiveGates(logger, o.FeatureGates)
 }

@@ -4,11 +4,12 @@ import (
 	"fmt"
 
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/propel-mc/propel/pkg/features"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/scheduler"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
@@ -59,16 +60,16 @@ func (s *Scheduling) AddFlags(fs *pflag.FlagSet, f SchedulingFlags) {
 // of c's FederatedResourceQuotas when the FederatedQuotaEnforcement gate
 // is on: Karmada's karmada-webhook makes this check, so the gate goes on
 // the scheduler's process where Karmada's layout has it on the webhook.
-func SchedulerOptions(s Scheduling, gates *features.Gates, c client.Client, estimators []estimator.BatchEstimator) scheduler.Options {
+func SchedulerOptions(s Scheduling, gates featuregate.FeatureGate, c client.Client, estimators []estimator.BatchEstimator) scheduler.Options {
 	o := scheduler.Options{
 		SchedulerName:                  s.SchedulerName,
 		Plugins:                        s.Plugins,
 		EnableEmptyWorkloadPropagation: s.EnableEmptyWorkloadPropagation,
-		DisableResourceModels:          !gates.Enabled(features.CustomizedClusterResourceModeling),
-		IgnorePriority:                 !gates.Enabled(features.PriorityBasedScheduling),
+		DisableResourceModels:          !gates.Enabled(commandline.CustomizedClusterResourceModeling),
+		IgnorePriority:                 !gates.Enabled(commandline.PriorityBasedScheduling),
 		Accurate:                       estimators,
 	}
-	if gates.Enabled(features.FederatedQuotaEnforcement) {
+	if gates.Enabled(commandline.FederatedQuotaEnforcement) {
 		o.Quota = &enforcement.Admitter{Client: c}
 	}
 	return o
@@ -76,7 +77,7 @@ func SchedulerOptions(s Scheduling, gates *features.Gates, c client.Client, esti
 
 // SetupScheduler adds the scheduler to mgr, with the accurate estimator
 // when --enable-scheduler-estimator is on.
-func SetupScheduler(mgr manager.Manager, s Scheduling, gates *features.Gates) error {
+func SetupScheduler(mgr manager.Manager, s Scheduling, gates featuregate.FeatureGate) error {
 	var estimators []estimator.BatchEstimator
 	if s.Estimator != nil && s.Estimator.Enabled {
 		est := accurate.New(*s.Estimator, mgr.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))

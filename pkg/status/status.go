@@ -23,6 +23,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/status/bindingstatus"
@@ -85,8 +86,7 @@ func NewWorkStatus(deps Deps, opts workstatus.Options) *workstatus.Reconciler {
 	mgr := deps.Manager
 	return workstatus.New(workstatus.Deps{
 		Client: mgr.GetClient(), Clients: deps.Clients, Informers: deps.Informers,
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Interpreter: deps.Interpreter, Recorder: mgr.GetEventRecorderFor(names.WorkStatusControllerName),
+		Interpreter: deps.Interpreter, Recorder: recorder.For(mgr, names.WorkStatusControllerName),
 	}, opts)
 }
 
@@ -99,15 +99,13 @@ func SetupBindingStatus(deps Deps, opts Options) error {
 		syncer.Reader, syncer.LiveReader = deps.CachedTemplates, deps.Templates
 	}
 	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ResourceBindingStatusControllerName),
+		Client: mgr.GetClient(), Templates: syncer, Recorder: recorder.For(mgr, names.ResourceBindingStatusControllerName),
 	}, opts.ResourceBinding)
 	if err := rb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.ResourceBindingStatusControllerName, err)
 	}
 	crb := bindingstatus.NewClusterResourceBinding(bindingstatus.Deps{
-		//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-		Client: mgr.GetClient(), Templates: syncer, Recorder: mgr.GetEventRecorderFor(names.ClusterResourceBindingStatusControllerName),
+		Client: mgr.GetClient(), Templates: syncer, Recorder: recorder.For(mgr, names.ClusterResourceBindingStatusControllerName),
 	}, opts.ClusterResourceBinding)
 	if err := crb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.ClusterResourceBindingStatusControllerName, err)

@@ -3,7 +3,8 @@
 // namespace, created or merged into the existing Work (labels and
 // annotations merged, finalizers unioned, spec replaced) and written only
 // when it changed. The binding controller and every controller that
-// propagates objects of its own (quotas, services) write Works through it.
+// propagates objects of its own (quotas, services, namespaces) write Works
+// through it.
 package workwriter
 
 import (
@@ -44,6 +45,11 @@ type Desired struct {
 	// Suspend and Preserve are spec.suspendDispatching and
 	// spec.preserveResourcesOnDeletion.
 	Suspend, Preserve bool
+	// FlagsUnset leaves spec.suspendDispatching and
+	// spec.preserveResourcesOnDeletion nil (Suspend and Preserve are
+	// ignored), as Karmada's writer does for callers that pass neither
+	// option (the namespace sync controller).
+	FlagsUnset bool
 	// Manifest is the object PrepareManifest prepared, without the Work's
 	// permanent id and the managed-keys records (they depend on the
 	// existing Work).
@@ -57,11 +63,16 @@ type Desired struct {
 	// Work's are dropped when Annotations lacks them and the Work is
 	// written anyway.
 	Owned []string
+	// Controller, when set, is the Work's controller reference (replacing
+	// an existing one), so that the Work is garbage collected with the
+	// object it was written for.
+	Controller *metav1.OwnerReference
 }
 
+// Key is the Work's namespace/name.
 func (d *Desired) Key() string { return d.Namespace + "/" + d.Name }
 
-// newWork is the Work to create: a new permanent id (what Karmada's Work
+// NewWork is the Work to create: a new permanent id (what Karmada's Work
 // webhook assigns) and the execution controller's finalizer.
 func (d *Desired) NewWork() (*workv1alpha1.Work, error) {
 	id := uuid.NewString()
@@ -78,6 +89,9 @@ func (d *Desired) NewWork() (*workv1alpha1.Work, error) {
 		Namespace: d.Namespace, Name: d.Name, Labels: labels, Annotations: annotations,
 		Finalizers: d.finalizers(),
 	}}
+	if d.Controller != nil {
+		w.OwnerReferences = []metav1.OwnerReference{*d.Controller}
+	}
 	return w, d.setSpec(w, id)
 }
 
@@ -87,14 +101,16 @@ func (d *Desired) setSpec(w *workv1alpha1.Work, id string) error {
 		return fmt.Errorf("encode manifest: %w", err)
 	}
 	w.Spec = workv1alpha1.WorkSpec{
-		Workload:                    workv1alpha1.WorkloadTemplate{Manifests: []workv1alpha1.Manifest{{RawExtension: runtime.RawExtension{Raw: raw}}}},
-		SuspendDispatching:          ptr.To(d.Suspend),
-		PreserveResourcesOnDeletion: ptr.To(d.Preserve),
+		Workload: workv1alpha1.WorkloadTemplate{Manifests: []workv1alpha1.Manifest{{RawExtension: runtime.RawExtension{Raw: raw}}}},
+	}
+	if !d.FlagsUnset {
+		w.Spec.SuspendDispatching = ptr.To(d.Suspend)
+		w.Spec.PreserveResourcesOnDeletion = ptr.To(d.Preserve)
 	}
 	return nil
 }
 
-// merge returns existing updated as Karmada's Work writer would leave it
+// Merge returns existing updated as Karmada's Work writer would leave it
 // (labels and annotations merged, finalizers the sorted union, spec
 // replaced), and whether that differs from existing. Owned annotations
 // that are no longer desired are dropped when the Work is written anyway.
@@ -111,6 +127,9 @@ func (d *Desired) Merge(existing *workv1alpha1.Work) (*workv1alpha1.Work, bool, 
 	}
 	updated.Annotations = mergeStrings(updated.Annotations, d.Annotations)
 	updated.Finalizers = sortedUnion(updated.Finalizers, d.finalizers()...)
+	if d.Controller != nil {
+		updated.OwnerReferences = withController(updated.OwnerReferences, *d.Controller)
+	}
 	if err := d.setSpec(updated, id); err != nil {
 		return nil, false, err
 	}
@@ -148,11 +167,25 @@ func sortedUnion(list []string, add ...string) []string {
 	return slices.Compact(out)
 }
 
+// withController replaces the controller reference in refs with ref, or
+// appends ref when refs has none.
+func withController(refs []metav1.OwnerReference, ref metav1.OwnerReference) []metav1.OwnerReference {
+	out := slices.Clone(refs)
+	for i := range out {
+		if ptr.Deref(out[i].Controller, false) {
+			out[i] = ref
+			return out
+		}
+	}
+	return append(out, ref)
+}
+
 // workEqual compares what the Work writer writes.
 func workEqual(a, b *workv1alpha1.Work) bool {
 	return equality.Semantic.DeepEqual(a.Labels, b.Labels) &&
 		equality.Semantic.DeepEqual(a.Annotations, b.Annotations) &&
 		equality.Semantic.DeepEqual(a.Finalizers, b.Finalizers) &&
+		equality.Semantic.DeepEqual(a.OwnerReferences, b.OwnerReferences) &&
 		ptr.Equal(a.Spec.SuspendDispatching, b.Spec.SuspendDispatching) &&
 		ptr.Equal(a.Spec.PreserveResourcesOnDeletion, b.Spec.PreserveResourcesOnDeletion) &&
 		manifestsEqual(a.Spec.Workload.Manifests, b.Spec.Workload.Manifests)
@@ -217,7 +250,7 @@ func Write(ctx context.Context, c client.Client, reader client.Reader, d *Desire
 	return written, err
 }
 
-// metaMap returns obj's metadata.<field> map for in-place changes,
+// MetaMap returns obj's metadata.<field> map for in-place changes,
 // creating it (and metadata) when missing or not a map.
 func MetaMap(obj *unstructured.Unstructured, field string) map[string]interface{} {
 	meta, ok := obj.Object["metadata"].(map[string]interface{})
@@ -233,6 +266,7 @@ func MetaMap(obj *unstructured.Unstructured, field string) map[string]interface{
 	return m
 }
 
+// MergeInto sets every key of kv in m.
 func MergeInto(m map[string]interface{}, kv map[string]string) {
 	for k, v := range kv {
 		m[k] = v

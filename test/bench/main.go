@@ -169,7 +169,7 @@ func run(cfg config) error {
 	time.Sleep(5 * time.Second) // let trailing status writes land before counting
 	cpu.end()
 	r.cpu = cpu
-	after, err := writeCounts(ctx, env)
+	after, err := settledWriteCounts(ctx, env)
 	if err != nil {
 		return err
 	}

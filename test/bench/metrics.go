@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -55,6 +56,37 @@ func writeCountsOf(ctx context.Context, servers map[string]*rest.Config) (map[st
 	}
 	return out, nil
 }
+
+// settledWriteCounts is writeCounts once the event writes stopped growing
+// for eventSettle (at most eventSettleMax): event recorders write through
+// a queue that a loaded API server drains long after the objects settled,
+// and counting before it drains would count only part of the events.
+func settledWriteCounts(ctx context.Context, env *harness.Env) (map[string]float64, error) {
+	deadline := time.Now().Add(eventSettleMax)
+	last := -1.0
+	for {
+		counts, err := writeCounts(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		events := 0.0
+		for k, v := range counts {
+			if isEventWrite(k) {
+				events += v
+			}
+		}
+		if events == last || time.Now().After(deadline) {
+			return counts, nil
+		}
+		last = events
+		time.Sleep(eventSettle)
+	}
+}
+
+const (
+	eventSettle    = 5 * time.Second
+	eventSettleMax = 3 * time.Minute
+)
 
 // isEventWrite reports whether a writeCounts key counts event writes.
 func isEventWrite(key string) bool {

@@ -20,7 +20,8 @@ import (
 // TestPropagateDepsCarriesConfigMap: with propagateDeps the ConfigMap a
 // Deployment mounts follows it to member1 through an attached binding; once
 // the template stops mounting it, the attached binding is released (no
-// requiredBy) and its Work and member copy go away.
+// requiredBy) and its Work and member copy go away. On the way, the
+// events Karmada's e2e suite reads are on the objects it reads them on.
 func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 	membersReady(t)
 	ctx := context.Background()
@@ -43,6 +44,22 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 		}
 		return got.Data["k"] == "v", nil
 	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+	// The events Karmada's e2e suite reads along the way, on the objects
+	// it reads them on.
+	work := workOf("member1", "Deployment", name, "default")
+	binding := names.BindingName("Deployment", name)
+	expectEvents(t,
+		wantEvent{kind: "Deployment", namespace: "default", name: name, eventType: corev1.EventTypeNormal, reason: "ApplyPolicySucceed"},
+		wantEvent{kind: "Deployment", namespace: "default", name: name, eventType: corev1.EventTypeNormal, reason: "GetReplicasSucceed"},
+		wantEvent{kind: "Deployment", namespace: "default", name: name, eventType: corev1.EventTypeNormal, reason: "ScheduleBindingSucceed"},
+		wantEvent{kind: "Deployment", namespace: "default", name: name, eventType: corev1.EventTypeNormal, reason: "SyncWorkSucceed"},
+		wantEvent{kind: "Deployment", namespace: "default", name: name, eventType: corev1.EventTypeNormal, reason: "GetDependenciesSucceed"},
+		wantEvent{kind: "ResourceBinding", namespace: "default", name: binding, eventType: corev1.EventTypeNormal, reason: "SyncScheduleResultToDependenciesSucceed"},
+		wantEvent{kind: "Work", namespace: work.Namespace, name: work.Name, eventType: corev1.EventTypeNormal, reason: "WorkDispatching",
+			message: "Work is being dispatched to member clusters."},
+		wantEvent{kind: "Work", namespace: work.Namespace, name: work.Name, eventType: corev1.EventTypeNormal, reason: "SyncSucceed"},
+		wantEvent{kind: "Work", namespace: work.Namespace, name: work.Name, eventType: corev1.EventTypeNormal, reason: "InterpretHealthSucceed"},
+	)
 	attached := &workv1alpha2.ResourceBinding{}
 	if err := env.Client.Get(ctx, attachedKey, attached); err != nil {
 		t.Fatalf("attached binding: %v", err)

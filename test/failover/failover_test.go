@@ -103,6 +103,41 @@ func setTaints(ctx context.Context, cluster string, taints []corev1.Taint) error
 	return env.Client.Update(ctx, c)
 }
 
+// schedulerSees waits until the scheduler places a probe Deployment on
+// cluster alone, which it does only once its cache shows the cluster
+// without a NoSchedule taint: the scheduler's cache itself is not
+// observable from a test.
+func schedulerSees(t *testing.T, cluster string, logs harness.PollOption) {
+	t.Helper()
+	ctx := context.Background()
+	name := "probe-" + cluster
+	probe := deployment(name, 1)
+	pp := &policyv1alpha1.PropagationPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+		Spec: policyv1alpha1.PropagationSpec{
+			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "apps/v1", Kind: "Deployment", Name: name}},
+			Placement:         policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{cluster}}},
+		},
+	}
+	for _, o := range []client.Object{pp, probe} {
+		if err := env.Client.Create(ctx, o); err != nil {
+			t.Fatalf("create probe %T: %v", o, err)
+		}
+	}
+	defer func() {
+		_ = env.Client.Delete(ctx, probe)
+		_ = env.Client.Delete(ctx, pp)
+	}()
+	harness.Eventually(t, fmt.Sprintf("the scheduler places a probe on %s", cluster), func(ctx context.Context) (bool, error) {
+		rb, err := getBinding(ctx, name)
+		if err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		_, placed := replicasOf(rb)[cluster]
+		return placed, nil
+	}, logs)
+}
+
 // TestClusterFailover: a 2:1 Deployment on member1/member2 moves off
 // member1 when its API server stops, member3 takes over its replicas, the
 // eviction task ends once the new placement is healthy, and member1's old
@@ -163,9 +198,7 @@ func TestClusterFailover(t *testing.T) {
 		return setTaints(ctx, "member3", nil) == nil, nil
 	}, logs)
 
-	// Give the scheduler's cluster cache a moment to see member3 without
-	// its taint (the test cannot observe that cache).
-	time.Sleep(2 * time.Second)
+	schedulerSees(t, "member3", logs)
 	history := &bindingHistory{}
 	bindings := watchBindingInto(t, name, history)
 

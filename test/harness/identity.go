@@ -7,6 +7,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 
 	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
 )
@@ -15,6 +16,15 @@ import (
 // with: the ServiceAccount karmada-system/propel-controller-manager, bound
 // to the generated role, never the admin.
 func (e *Env) ControllerManagerKubeconfig() string { return e.ControllerManager.Kubeconfig }
+
+// ControllerManagerConfig is a copy of the rest config of the same
+// identity, for the managers tests run in-process: Propel's controllers
+// and scheduler get exactly the generated role, so a call it lacks fails
+// the test. Tests acting as the user (creating templates and policies)
+// keep Env.Client, the admin.
+func (e *Env) ControllerManagerConfig() *rest.Config {
+	return rest.CopyConfig(e.ControllerManager.Config)
+}
 
 // GrantTemplates lets Propel claim templates of groups outside the
 // generated role's, write their status and scale them, as a user does for

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,4 +150,69 @@ func label(m *dto.Metric, name string) string {
 		}
 	}
 	return ""
+}
+
+// Family is what a Prometheus text exposition says of one metric family:
+// its declared type and the label names of each of its series (for
+// histograms and summaries, without le and quantile, so a family has one
+// label set per series, not per bucket).
+type Family struct {
+	Type      string
+	LabelSets map[string]bool
+}
+
+// Families reads the families of a text exposition by name. A label set is
+// the sorted label names joined by ","; "" for a series without labels.
+func Families(text string) map[string]*Family {
+	out := map[string]*Family{}
+	lines := strings.Split(text, "\n")
+	for _, line := range lines {
+		if rest, ok := strings.CutPrefix(line, "# TYPE "); ok {
+			if name, typ, ok := strings.Cut(rest, " "); ok {
+				out[name] = &Family{Type: strings.TrimSpace(typ), LabelSets: map[string]bool{}}
+			}
+		}
+	}
+	for _, line := range lines {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		end := strings.IndexAny(line, "{ ")
+		if end < 0 {
+			continue
+		}
+		f := familyOf(out, line[:end])
+		if f == nil {
+			continue
+		}
+		labels, _, err := parseSample(line[end:])
+		if err != nil {
+			continue
+		}
+		names := make([]string, 0, len(labels))
+		for k := range labels {
+			if k != "le" && k != "quantile" {
+				names = append(names, k)
+			}
+		}
+		sort.Strings(names)
+		f.LabelSets[strings.Join(names, ",")] = true
+	}
+	return out
+}
+
+// familyOf finds the family of a sample name (a histogram's _bucket, _sum
+// and _count samples belong to the histogram).
+func familyOf(families map[string]*Family, sample string) *Family {
+	if f, ok := families[sample]; ok {
+		return f
+	}
+	for _, suffix := range []string{"_bucket", "_sum", "_count"} {
+		if base, ok := strings.CutSuffix(sample, suffix); ok {
+			if f, ok := families[base]; ok && (f.Type == "histogram" || f.Type == "summary") {
+				return f
+			}
+		}
+	}
+	return nil
 }

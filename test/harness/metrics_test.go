@@ -31,3 +31,32 @@ up 1
 		t.Errorf("up: %+v", up)
 	}
 }
+
+func TestFamilies(t *testing.T) {
+	text := `# HELP a_seconds help
+# TYPE a_seconds histogram
+a_seconds_bucket{result="ok",le="0.1"} 1
+a_seconds_bucket{result="ok",le="+Inf"} 1
+a_seconds_sum{result="ok"} 0.05
+a_seconds_count{result="ok"} 1
+# TYPE b_total counter
+b_total 3
+# TYPE c gauge
+c{z="1",a="x, y"} 1
+c{a="2"} 1
+# TYPE d gauge
+`
+	f := Families(text)
+	if got := f["a_seconds"]; got == nil || got.Type != "histogram" || len(got.LabelSets) != 1 || !got.LabelSets["result"] {
+		t.Errorf("a_seconds = %+v, want a histogram with the one label set result", got)
+	}
+	if got := f["b_total"]; got == nil || got.Type != "counter" || len(got.LabelSets) != 1 || !got.LabelSets[""] {
+		t.Errorf("b_total = %+v, want a counter without labels", got)
+	}
+	if got := f["c"]; got == nil || got.Type != "gauge" || !got.LabelSets["a,z"] || !got.LabelSets["a"] {
+		t.Errorf("c = %+v, want a gauge with the label sets a,z and a", got)
+	}
+	if got := f["d"]; got == nil || len(got.LabelSets) != 0 {
+		t.Errorf("d = %+v, want a family without series", got)
+	}
+}

@@ -1,8 +1,8 @@
 package hostile
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"runtime"
@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,14 +26,25 @@ import (
 
 	"github.com/propel-mc/propel/pkg/estimatorserver"
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
+	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 )
 
 // rawRequest is an already encoded request: the probes encode their
-// message once, outside what they measure.
+// message once, outside what they measure, and may write bytes no
+// well-behaved client writes.
 type rawRequest []byte
 
-func (r rawRequest) Marshal() ([]byte, error) { return r, nil }
-func (r rawRequest) Unmarshal([]byte) error   { return errors.New("raw requests are only sent") }
+// rawCodec sends a rawRequest as it is and everything else as
+// estimatorwire.Codec does.
+type rawCodec struct{ estimatorwire.Codec }
+
+func (c rawCodec) Marshal(v any) ([]byte, error) {
+	if r, ok := v.(rawRequest); ok {
+		return r, nil
+	}
+	return c.Codec.Marshal(v)
+}
 
 // estimatorConn serves the estimator of cluster m1 over nodes on loopback
 // (plain text, the real gRPC server with extra options) and returns one
@@ -57,7 +69,7 @@ func estimatorConn(t *testing.T, nodes []kruntime.Object, extra ...grpc.ServerOp
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient("passthrough:///"+lis.Addr().String(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.ForceCodec(estimatorwire.Codec{}), grpc.MaxCallSendMsgSize(8<<20)))
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(8<<20)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,26 +80,18 @@ func estimatorConn(t *testing.T, nodes []kruntime.Object, extra ...grpc.ServerOp
 // amplifyingRequest is a MaxAvailableComponentSetsRequest just under the
 // 4 MiB message limit made of assumed workloads of 128 components, each 10
 // bytes on the wire (an empty node claim and one resource entry with an
-// empty name) that decode to a Component, a NodeClaim and a map: 418,432
-// components where the estimator takes 4,096.
+// empty name and no value) that decode to a Component, its requirements, a
+// NodeClaim and a map: 418,432 components where the estimator takes 4,096.
 func amplifyingRequest() rawRequest {
-	comp := estimatorwire.Component{ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{
-		NodeClaim: &estimatorwire.NodeClaim{}, ResourceRequestBytes: map[string][]byte{"": nil},
-	}}
-	workload := estimatorwire.AssumedWorkload{Components: make([]estimatorwire.Component, 128)}
-	for i := range workload.Components {
-		workload.Components[i] = comp
+	// components[] { replicaRequirements { nodeClaim {} resourceRequestBytes { key "" } } }
+	component := []byte{0x12, 0x08, 0x12, 0x06, 0x0a, 0x00, 0x22, 0x02, 0x0a, 0x00}
+	workload := bytes.Repeat(component, 128)
+	req, _ := estimatorwire.Codec{}.Marshal(&pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []*pb.Component{{Name: "c", Replicas: 1}}})
+	one := protowire.AppendBytes(protowire.AppendTag(nil, 4, protowire.BytesType), workload)
+	for len(req)+len(one) <= estimatorwire.MaxMessageSize {
+		req = append(req, one...)
 	}
-	one, _ := (&estimatorwire.MaxAvailableComponentSetsRequest{AssumedWorkloads: []estimatorwire.AssumedWorkload{workload}}).Marshal()
-	req := &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []estimatorwire.Component{{Name: "c", Replicas: 1}}}
-	head, _ := req.Marshal()
-	n := (estimatorwire.MaxMessageSize - len(head)) / len(one)
-	req.AssumedWorkloads = make([]estimatorwire.AssumedWorkload, n)
-	for i := range req.AssumedWorkloads {
-		req.AssumedWorkloads[i] = workload
-	}
-	b, _ := req.Marshal()
-	return b
+	return req
 }
 
 // memoryWatch samples the heap in use every millisecond while f runs and
@@ -139,12 +143,12 @@ func cpuTime() time.Duration {
 func TestEstimatorAmplifyingRequest(t *testing.T) {
 	conn := estimatorConn(t, nil)
 	req := amplifyingRequest()
-	var res estimatorwire.MaxAvailableComponentSetsResponse
+	var res pb.MaxAvailableComponentSetsResponse
 	var err error
 	start := time.Now()
 	peak, total := memoryWatch(func() {
 		within(t, func() {
-			err = conn.Invoke(context.Background(), estimatorwire.MethodMaxAvailableComponentSets, req, &res)
+			err = conn.Invoke(context.Background(), service.Estimator_MaxAvailableComponentSets_FullMethodName, req, &res)
 		})
 	})
 	t.Logf("%d bytes: took %v, heap peak +%d MiB, allocated %d MiB", len(req), time.Since(start), peak>>20, total>>20)
@@ -153,8 +157,8 @@ func TestEstimatorAmplifyingRequest(t *testing.T) {
 		t.Fatalf("heap peak +%d MiB, allocated %d MiB; want at most 64 and 128", peak>>20, total>>20)
 	}
 	// The server survives and answers the next call.
-	ok := &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []estimatorwire.Component{{Name: "c", Replicas: 1}}}
-	if err := conn.Invoke(context.Background(), estimatorwire.MethodMaxAvailableComponentSets, ok, &res); err != nil {
+	ok := &pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Components: []*pb.Component{{Name: "c", Replicas: 1}}}
+	if err := conn.Invoke(context.Background(), service.Estimator_MaxAvailableComponentSets_FullMethodName, ok, &res); err != nil {
 		t.Fatalf("next call: %v", err)
 	}
 }
@@ -175,8 +179,8 @@ func TestEstimatorConcurrentAmplifyingRequests(t *testing.T) {
 			var wg sync.WaitGroup
 			for i := range concurrent {
 				wg.Go(func() {
-					var res estimatorwire.MaxAvailableComponentSetsResponse
-					errs[i] = conn.Invoke(context.Background(), estimatorwire.MethodMaxAvailableComponentSets, req, &res)
+					var res pb.MaxAvailableComponentSetsResponse
+					errs[i] = conn.Invoke(context.Background(), service.Estimator_MaxAvailableComponentSets_FullMethodName, req, &res)
 				})
 			}
 			wg.Wait()
@@ -238,14 +242,14 @@ func deadlineRequest() rawRequest {
 	if q, err := resource.ParseQuantity("1m"); err == nil {
 		cpu, _ = q.Marshal()
 	}
-	req := &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: "m1", Namespace: "default"}
+	req := &pb.MaxAvailableComponentSetsRequest{Cluster: "m1", Namespace: "default"}
 	for i := range 128 {
-		req.Components = append(req.Components, estimatorwire.Component{Name: fmt.Sprintf("c%d", i), Replicas: 1, ReplicaRequirements: estimatorwire.ComponentReplicaRequirements{
-			NodeClaim:            &estimatorwire.NodeClaim{NodeAffinityBytes: affinity, TolerationsBytes: tolerations},
+		req.Components = append(req.Components, &pb.Component{Name: fmt.Sprintf("c%d", i), Replicas: 1, ReplicaRequirements: &pb.ComponentReplicaRequirements{
+			NodeClaim:            &pb.NodeClaim{NodeAffinityBytes: affinity, TolerationsBytes: tolerations},
 			ResourceRequestBytes: map[string][]byte{"cpu": cpu},
 		}})
 	}
-	b, _ := req.Marshal()
+	b, _ := estimatorwire.Codec{}.Marshal(req)
 	return b
 }
 
@@ -264,11 +268,11 @@ func TestEstimatorHonoursDeadline(t *testing.T) {
 	req := deadlineRequest()
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	var res estimatorwire.MaxAvailableComponentSetsResponse
+	var res pb.MaxAvailableComponentSetsResponse
 	start, cpu := time.Now(), cpuTime()
 	var err, handlerErr error
 	within(t, func() {
-		err = conn.Invoke(ctx, estimatorwire.MethodMaxAvailableComponentSets, req, &res)
+		err = conn.Invoke(ctx, service.Estimator_MaxAvailableComponentSets_FullMethodName, req, &res)
 		handlerErr = <-finished
 	})
 	took, used := time.Since(start), cpuTime()-cpu

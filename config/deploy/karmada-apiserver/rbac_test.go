@@ -62,6 +62,8 @@ var needed = []access{
 	{"policy.karmada.io", "federatedresourcequotas", "status", "update", "default"},
 	{"autoscaling.karmada.io", "federatedhpas", "status", "update", "default"},
 	{"apps.karmada.io", "workloadrebalancers", "", "delete", ""},
+	// agentcsrapproving: agent CSRs are approved.
+	{"certificates.k8s.io", "certificatesigningrequests", "approval", "update", ""},
 	// the manager: Events, leader election, secure metrics.
 	{"", "events", "", "create", "default"},
 	{"events.k8s.io", "events", "", "patch", "default"},
@@ -103,6 +105,10 @@ var forbidden = []access{
 	{"coordination.k8s.io", "leases", "", "update", "kube-system"},
 	{"", "nodes", "", "update", ""},
 	{"", "pods", "exec", "create", "default"},
+	// Only the kube-apiserver client signer's CSRs are approved, and none
+	// is signed.
+	{"certificates.k8s.io", "signers", "", "approve", ""},
+	{"certificates.k8s.io", "certificatesigningrequests", "status", "update", ""},
 	// Karmada's own objects are not deleted where the code does not.
 	{"cluster.karmada.io", "clusters", "", "delete", ""},
 	{"policy.karmada.io", "propagationpolicies", "", "delete", "default"},

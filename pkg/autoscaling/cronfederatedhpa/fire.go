@@ -10,6 +10,7 @@ import (
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // fireDue executes every rule whose fire time has come and advances it.
@@ -30,7 +31,9 @@ func (r *Reconciler) fireDue(ctx context.Context, cron *autoscalingv1alpha1.Cron
 			successLimit: limit(a.rule.SuccessfulHistoryLimit), failLimit: limit(a.rule.FailedHistoryLimit)}
 		// The error reaches an event and the status: bounded, whatever the
 		// API server or the target's name made of it.
+		start := time.Now()
 		e.err = boundedtext.Error(r.scale(ctx, cron.Namespace, cron.Spec.ScaleTargetRef, a.rule))
+		metrics.CronRuleProcessed(start, e.err)
 		e.executed = r.now()
 		if e.err != nil {
 			r.recorder.Event(cron, corev1.EventTypeWarning, EventReasonScaleFailed, e.err.Error())

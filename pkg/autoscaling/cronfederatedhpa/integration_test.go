@@ -17,6 +17,7 @@ import (
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
@@ -61,11 +62,10 @@ func TestCronFederatedHPA(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr manager.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
 		return cronfederatedhpa.New(cronfederatedhpa.Deps{
-			Client: mgr.GetClient(),
-			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-			Recorder: mgr.GetEventRecorderFor(names.CronFederatedHPAControllerName),
+			Client:   mgr.GetClient(),
+			Recorder: recorder.For(mgr, names.CronFederatedHPAControllerName),
 		}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)

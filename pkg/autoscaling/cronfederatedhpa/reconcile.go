@@ -2,6 +2,7 @@ package cronfederatedhpa
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -11,6 +12,7 @@ import (
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // Reconcile arms the rules, fires those that are due, records the
@@ -27,6 +29,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		r.forget(req.NamespacedName)
 		return reconcile.Result{}, nil
 	}
+	start := time.Now()
+	res, err := r.process(ctx, req, cron)
+	metrics.CronFederatedHPAProcessed(start, err)
+	return res, err
+}
+
+// process runs the rules of a live CronFederatedHPA.
+func (r *Reconciler) process(ctx context.Context, req reconcile.Request, cron *autoscalingv1alpha1.CronFederatedHPA) (reconcile.Result, error) {
 	if err := validateRules(cron.Spec.Rules); err != nil {
 		return reconcile.Result{}, r.refuse(ctx, cron, err)
 	}

@@ -25,6 +25,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // RBAC: Deployments' replicas written back from their bindings.
@@ -87,7 +88,7 @@ func replicasChanged() predicate.Funcs {
 // every member has reported.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	rb := &workv1alpha2.ResourceBinding{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: names.BindingName("Deployment", req.Name)}, rb); err != nil {
+	if err := r.client.Get(ctx, templatebinding.Key(req.Namespace, "Deployment", req.Name), rb); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !divided(rb) {

@@ -79,7 +79,7 @@ func TestSyncer(t *testing.T) {
 		err := c.Get(ctx, client.ObjectKeyFromObject(d), got)
 		return *got.Spec.Replicas, err
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr manager.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
 		return deploymentreplicassyncer.New(deploymentreplicassyncer.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)

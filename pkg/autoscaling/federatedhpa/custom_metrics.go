@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // customMetricsGroup is the custom metrics API a member may serve (for
@@ -144,7 +145,9 @@ func (r *Reconciler) podsProposal(ctx context.Context, namespace string, src *au
 		return 0, autoscalingv2.MetricStatus{}, err
 	}
 	params.Set("labelSelector", agg.selector)
+	start := time.Now()
 	samples, err := customMetric(ctx, agg, "/namespaces/"+url.PathEscape(namespace)+"/pods/*/"+url.PathEscape(src.Metric.Name), params, true)
+	metrics.FederatedHPAMetricPulled(metrics.MetricTypeRaw, start, err)
 	if err != nil {
 		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("unable to get metric %s: %w", src.Metric.Name, err)
 	}
@@ -174,7 +177,9 @@ func (r *Reconciler) objectProposal(ctx context.Context, namespace string, src *
 	if gvr.Resource == "namespaces" {
 		rel = "/namespaces/" + url.PathEscape(ref.Name) + "/metrics/" + url.PathEscape(src.Metric.Name)
 	}
+	start := time.Now()
 	samples, err := customMetric(ctx, agg, rel, params, false)
+	metrics.FederatedHPAMetricPulled(metrics.MetricTypeObject, start, err)
 	if err != nil {
 		return 0, "", autoscalingv2.MetricStatus{}, fmt.Errorf("unable to get metric %s: %s/%s: %w", src.Metric.Name, ref.Kind, ref.Name, err)
 	}

@@ -17,6 +17,7 @@ import (
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // decide returns the replicas to set and why; -1 when the metrics could
@@ -180,7 +181,9 @@ func (r *Reconciler) metricProposal(ctx context.Context, fhpa *autoscalingv1alph
 
 func (r *Reconciler) resourceProposal(ctx context.Context, namespace string, res corev1.ResourceName, container string, target autoscalingv2.MetricTarget,
 	agg *aggregate, current int32, calibration float64, now time.Time) (int32, string, autoscalingv2.MetricValueStatus, error) {
+	start := time.Now()
 	samples, err := resourceSamples(ctx, agg, namespace, res, container)
+	metrics.FederatedHPAMetricPulled(metrics.MetricTypeResource, start, err)
 	if err != nil {
 		return 0, "", autoscalingv2.MetricValueStatus{}, err
 	}

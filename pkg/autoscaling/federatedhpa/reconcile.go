@@ -3,6 +3,7 @@ package federatedhpa
 import (
 	"context"
 	"errors"
+	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +13,7 @@ import (
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
+	"github.com/propel-mc/propel/pkg/metrics"
 )
 
 // Reconcile runs the phases: target, binding, clusters, member scales and
@@ -30,7 +32,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	withDefaults(fhpa)
 	status := fhpa.Status.DeepCopy()
+	start := time.Now()
 	err := r.scale(ctx, key, fhpa, status)
+	metrics.FederatedHPAProcessed(start, err)
 	if err != nil {
 		var se *scaleError
 		if errors.As(err, &se) {

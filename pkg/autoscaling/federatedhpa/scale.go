@@ -17,7 +17,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
@@ -89,7 +89,7 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 func (r *Reconciler) targetClusters(ctx context.Context, fhpa *autoscalingv1alpha1.FederatedHPA, gvk schema.GroupVersionKind) ([]*clusterv1alpha1.Cluster, error) {
 	ref := fhpa.Spec.ScaleTargetRef
 	rb := &workv1alpha2.ResourceBinding{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: fhpa.Namespace, Name: names.BindingName(ref.Kind, ref.Name)}, rb); err != nil {
+	if err := r.client.Get(ctx, templatebinding.Key(fhpa.Namespace, ref.Kind, ref.Name), rb); err != nil {
 		return nil, failScale(reasonFailedGetBinding, fmt.Errorf("get the binding of %s %s/%s: %w", ref.Kind, fhpa.Namespace, ref.Name, err))
 	}
 	res := rb.Spec.Resource

@@ -32,7 +32,7 @@ func TestMarker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr manager.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
 		return hpascaletargetmarker.New(hpascaletargetmarker.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -77,8 +78,7 @@ func New(opts Options) *Reconciler {
 // monitor with mgr, whose cache must have the binding index of pkg/index.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(names.ClusterControllerName)
+	r.recorder = recorder.For(mgr, names.ClusterControllerName)
 	r.monitor = newHealthMonitor(mgr.GetClient(), mgr.GetAPIReader(), r.opts)
 	if err := mgr.Add(r.monitor); err != nil {
 		return err

@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 }
 
 func startControllers(ctx context.Context, e *harness.Env) error {
-	_, err := harness.RunManager(ctx, e.ControlPlane.Config, func(mgr ctrl.Manager) error {
+	_, err := harness.RunManager(ctx, e.ControllerManagerConfig(), func(mgr ctrl.Manager) error {
 		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
 			return err
 		}

@@ -127,8 +127,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		// The cluster controller adds it first; its event brings us back.
 		return ctrl.Result{}, nil
 	}
+	start := time.Now()
 	desired := r.desiredStatus(ctx, cluster)
-	if err := r.writeStatus(ctx, cluster, desired); err != nil {
+	err := r.writeStatus(ctx, cluster, desired)
+	recordSync(cluster.Name, desired, start)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{RequeueAfter: r.opts.UpdateFrequency}, nil
@@ -141,4 +144,5 @@ func (r *Reconciler) forget(name string) {
 	r.summaries.forget(name)
 	r.thresholds.forget(name)
 	r.members.Forget(name)
+	forgetMetrics(name)
 }

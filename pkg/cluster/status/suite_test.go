@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 }
 
 func startControllers(ctx context.Context, e *harness.Env) error {
-	_, err := harness.RunManager(ctx, writes.Count(e.ControlPlane.Config, "karmada"), func(mgr ctrl.Manager) error {
+	_, err := harness.RunManager(ctx, writes.Count(e.ControllerManagerConfig(), "karmada"), func(mgr ctrl.Manager) error {
 		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
 			return err
 		}

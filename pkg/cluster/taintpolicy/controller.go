@@ -27,6 +27,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/cluster/taints"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 )
 
 // RBAC: ClusterTaintPolicies are read; Clusters get their taints (patch).
@@ -59,8 +60,7 @@ func New() *Reconciler { return &Reconciler{now: time.Now} }
 // SetupWithManager registers the controller with mgr.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	r.recorder = mgr.GetEventRecorderFor(ControllerName)
+	r.recorder = recorder.For(mgr, ControllerName)
 	return ctrl.NewControllerManagedBy(mgr).Named(ControllerName).
 		For(&clusterv1alpha1.Cluster{}, builder.WithPredicates(clusterChanges())).
 		Watches(&policyv1alpha1.ClusterTaintPolicy{}, handler.Funcs{

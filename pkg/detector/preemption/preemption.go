@@ -22,6 +22,7 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -139,9 +140,12 @@ func (pr *Preemptor) preemptTemplate(ctx context.Context, key templatecache.Key,
 	}
 	obj, err := t.Decode()
 	if err != nil {
+		metrics.PolicyPreempted(err)
 		return fmt.Errorf("preempt %s: %w", key, err)
 	}
-	if err := pr.reclaim(ctx, obj, p); err != nil {
+	err = pr.reclaim(ctx, obj, p)
+	metrics.PolicyPreempted(err)
+	if err != nil {
 		pr.recorder.Eventf(obj, "Warning", ReasonPreemptFailed, "%s failed to preempt %s: %v", p.Describe(), claimer.Describe(), err)
 		return fmt.Errorf("preempt %s from %s: %w", key, claimer.Describe(), err)
 	}

@@ -4,19 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/uuid"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // RBAC: the detector creates and updates the bindings of the templates it
@@ -66,8 +63,6 @@ func (r *Reconciler) ensureBinding(ctx context.Context, obj *unstructured.Unstru
 // createBinding creates b as the template's binding and reports whether it
 // did; an AlreadyExists error is returned unwrapped-compatible (%w).
 func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy, b workv1alpha2.Binding, desired *workv1alpha2.ResourceBindingSpec) (bool, error) {
-	b.SetNamespace(obj.GetNamespace())
-	b.SetName(names.BindingName(obj.GetKind(), obj.GetName()))
 	setBindingMeta(b, obj, p)
 	*b.BindingSpec() = *desired
 	if err := r.client.Create(ctx, b); err != nil {
@@ -80,42 +75,21 @@ func (r *Reconciler) createBinding(ctx context.Context, obj *unstructured.Unstru
 // ClusterResourceBinding of a template, from the cache. On error the
 // returned object is still an empty binding with the key set.
 func (r *Reconciler) getBinding(ctx context.Context, obj *unstructured.Unstructured) (workv1alpha2.Binding, error) {
-	key := types.NamespacedName{Namespace: obj.GetNamespace(), Name: names.BindingName(obj.GetKind(), obj.GetName())}
-	b := workv1alpha2.NewBindingFor(key)
-	b.SetNamespace(key.Namespace)
-	b.SetName(key.Name)
-	return b, r.client.Get(ctx, key, b)
+	return templatebinding.Get(ctx, r.client, obj.GetNamespace(), obj.GetKind(), obj.GetName())
 }
 
-// setBindingMeta merges the claim, the binding's permanent id, the
-// controller reference to the template and the binding controller's
-// finalizer into b.
+// setBindingMeta merges the claim and what makes b the template's binding
+// (permanent id, finalizer, controller reference, spec.resource) into b.
 func setBindingMeta(b workv1alpha2.Binding, obj *unstructured.Unstructured, p *policyindex.Policy) {
 	policyindex.SetClaim(b, p)
-	if workv1alpha2.PermanentID(b) == "" {
-		labels := b.GetLabels()
-		labels[b.PermanentIDLabel()] = uuid.NewString()
-		b.SetLabels(labels)
-	}
-	finalizer := names.BindingControllerFinalizer
-	if !b.Namespaced() {
-		finalizer = names.ClusterResourceBindingControllerFinalizer
-	}
-	controllerutil.AddFinalizer(b, finalizer)
-	b.SetOwnerReferences([]metav1.OwnerReference{{
-		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
-		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-	}})
+	templatebinding.Bind(b, templatebinding.ReferenceTo(obj), templatebinding.Controlled)
 }
 
 // desiredSpec is the part of the binding spec the detector owns.
 func (r *Reconciler) desiredSpec(ctx context.Context, obj *unstructured.Unstructured, p *policyindex.Policy) (*workv1alpha2.ResourceBindingSpec, error) {
 	ps := withWebhookDefaults(p.Spec)
 	spec := &workv1alpha2.ResourceBindingSpec{
-		Resource: workv1alpha2.ObjectReference{
-			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
-			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
-		},
+		Resource:                    templatebinding.ReferenceTo(obj),
 		PropagateDeps:               ps.PropagateDeps && obj.GetNamespace() != "",
 		SchedulerName:               ps.SchedulerName,
 		Placement:                   &ps.Placement,

@@ -28,8 +28,13 @@ import (
 	"github.com/propel-mc/propel/pkg/writememo"
 )
 
-// Name is the controller's name (in logs and metrics).
+// Name is the controller's name (in logs and controller_runtime_* metrics).
 const Name = "resource-detector"
+
+// QueueName names the controller's work queue in the workqueue_* metrics:
+// Karmada's name of its resource detector queue, which dashboards and
+// Karmada's performance scripts select.
+const QueueName = "resource detector"
 
 // Key is the controller's request: one template.
 type Key = templatecache.Key
@@ -121,7 +126,7 @@ func New(deps Deps, opts Options) *Reconciler {
 		client: deps.Client, apiReader: deps.APIReader, informers: deps.Informers, templates: deps.Templates,
 		policies: deps.Policies, interpreter: deps.Interpreter, recorder: deps.Recorder, opts: opts,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
-			workqueue.TypedRateLimitingQueueConfig[Key]{Name: Name}),
+			workqueue.TypedRateLimitingQueueConfig[Key]{Name: QueueName}),
 		backoff: workqueue.DefaultTypedControllerRateLimiter[Key](),
 		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: writememo.New[Key, struct{}]("detector-claims"),
 		failures: newFailureLog(30 * time.Second),

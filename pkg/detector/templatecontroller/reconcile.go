@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/detector/templatecache"
+	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -39,6 +42,7 @@ func (r *Reconciler) reconcileTemplate(ctx context.Context, key Key, lazyChange 
 		}
 		return r.applyClaimed(ctx, t, p, lazyChange)
 	}
+	start := time.Now()
 	p := r.policies.Match(t)
 	if p == nil {
 		if r.waiting.add(key) {
@@ -49,6 +53,7 @@ func (r *Reconciler) reconcileTemplate(ctx context.Context, key Key, lazyChange 
 	if err := r.checkDependentOverrides(ctx, p); err != nil {
 		return err
 	}
+	metrics.PolicyMatched(start)
 	r.waiting.remove(key)
 	return r.applyPolicy(ctx, t, p, lazyChange)
 }
@@ -89,8 +94,18 @@ func (r *Reconciler) applyClaimed(ctx context.Context, t *templatecache.Template
 	return r.applyPolicy(ctx, t, p, lazyChange)
 }
 
-// applyPolicy claims the template for p and creates or updates its binding.
-func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) error {
+// applyPolicy claims the template for p and creates or updates its
+// binding. Every application is counted in Karmada's policy apply
+// metrics, except a template parked until the policy has its id (nothing
+// was attempted).
+func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template, p *policyindex.Policy, lazyChange bool) (err error) {
+	start := time.Now()
+	parked := false
+	defer func() {
+		if !parked {
+			metrics.PolicyApplied(start, err)
+		}
+	}()
 	if p.ID == "" {
 		// The policy controller is about to write the id; its arrival in
 		// the policy index requeues the template.
@@ -98,6 +113,7 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 			// The id reached the index since p was read: retry.
 			return fmt.Errorf("policy %s has no permanent id yet", p.Key())
 		}
+		parked = true
 		return nil
 	}
 	obj, err := t.Decode()
@@ -117,12 +133,44 @@ func (r *Reconciler) applyPolicy(ctx context.Context, t *templatecache.Template,
 		return r.applyFailed(obj, p, err)
 	}
 	if written {
-		r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply policy(%s) succeed", p.Key())
+		r.applySucceeded(obj, p)
 	}
 	return nil
 }
 
+// applySucceeded records a binding write: the replica or component
+// interpretation that went into it (Karmada records one whenever it builds
+// a binding; like ApplyPolicySucceed, Propel announces only a write), then
+// the policy.
+func (r *Reconciler) applySucceeded(obj *unstructured.Unstructured, p *policyindex.Policy) {
+	switch r.workloadOperation(obj) {
+	case configv1alpha1.InterpreterOperationInterpretComponent:
+		r.recorder.Event(obj, "Normal", ReasonGetComponentsSucceed, "Interpreted the components of the resource template.")
+	case configv1alpha1.InterpreterOperationInterpretReplica:
+		r.recorder.Event(obj, "Normal", ReasonGetReplicasSucceed, "Interpreted the replicas of the resource template.")
+	}
+	r.recorder.Eventf(obj, "Normal", ReasonApplyPolicySucceed, "Apply %s succeed", policyInMessage(p))
+}
+
+// policyInMessage names p in the ApplyPolicy messages as Karmada's do:
+// "policy(namespace/name)" or "cluster policy(name)".
+func policyInMessage(p *policyindex.Policy) string {
+	if p.Cluster {
+		return "cluster policy(" + p.Name + ")"
+	}
+	return "policy(" + p.Namespace + "/" + p.Name + ")"
+}
+
+// applyFailed records a failed claim or binding write: first the
+// interpretation that failed, if that was the cause, then the policy.
 func (r *Reconciler) applyFailed(obj *unstructured.Unstructured, p *policyindex.Policy, err error) error {
-	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply policy(%s) failed: %s", p.Key(), boundedtext.String(err.Error()))
+	if ie, ok := asInterpreterError(err); ok {
+		reason := ReasonGetReplicasFailed
+		if ie.op == configv1alpha1.InterpreterOperationInterpretComponent {
+			reason = ReasonGetComponentsFailed
+		}
+		r.recorder.Event(obj, "Warning", reason, boundedtext.String(ie.err.Error()))
+	}
+	r.recorder.Eventf(obj, "Warning", ReasonApplyPolicyFailed, "Apply %s failed: %s", policyInMessage(p), boundedtext.String(err.Error()))
 	return err
 }

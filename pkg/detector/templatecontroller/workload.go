@@ -23,16 +23,16 @@ import (
 // per-replica requirements when a layer interprets replicas. A kind with
 // neither hook gets nothing and is propagated whole.
 func (r *Reconciler) interpretWorkload(ctx context.Context, obj *unstructured.Unstructured, spec *workv1alpha2.ResourceBindingSpec) error {
-	gvk := obj.GroupVersionKind()
-	if r.opts.MultiplePodTemplatesScheduling && r.interpreter.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretComponent) {
+	switch r.workloadOperation(obj) {
+	case configv1alpha1.InterpreterOperationInterpretComponent:
 		components, err := r.interpreter.GetComponents(ctx, obj)
 		if err != nil {
 			return &interpreterError{op: configv1alpha1.InterpreterOperationInterpretComponent, err: err}
 		}
 		spec.Components = components
 		return nil
-	}
-	if !r.interpreter.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretReplica) {
+	case configv1alpha1.InterpreterOperationInterpretReplica:
+	default:
 		return nil
 	}
 	replicas, reqs, err := r.interpreter.GetReplicas(ctx, obj)
@@ -46,6 +46,19 @@ func (r *Reconciler) interpretWorkload(ctx context.Context, obj *unstructured.Un
 	}
 	spec.Replicas, spec.ReplicaRequirements = replicas, reqs
 	return nil
+}
+
+// workloadOperation is the interpreter operation interpretWorkload runs
+// for obj's kind, or "" when none.
+func (r *Reconciler) workloadOperation(obj *unstructured.Unstructured) configv1alpha1.InterpreterOperation {
+	gvk := obj.GroupVersionKind()
+	if r.opts.MultiplePodTemplatesScheduling && r.interpreter.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretComponent) {
+		return configv1alpha1.InterpreterOperationInterpretComponent
+	}
+	if r.interpreter.HookEnabled(gvk, configv1alpha1.InterpreterOperationInterpretReplica) {
+		return configv1alpha1.InterpreterOperationInterpretReplica
+	}
+	return ""
 }
 
 // schedulePriority resolves a policy's schedulePriority into the

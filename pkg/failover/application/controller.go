@@ -23,6 +23,7 @@ import (
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/failover/eviction"
 )
 
@@ -105,8 +106,7 @@ func SetupWithManager(mgr manager.Manager, deps Deps, opts Options) error {
 	for _, k := range kinds {
 		r := &reconciler{Deps: deps, opts: opts, kind: k, since: newUnhealthySince(), now: time.Now}
 		if r.Recorder == nil {
-			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-			r.Recorder = mgr.GetEventRecorderFor(k.name)
+			r.Recorder = recorder.For(mgr, k.name)
 		}
 		err := builder.ControllerManagedBy(mgr).Named(k.name).
 			For(k.newObject(), builder.WithPredicates(withApplicationFailover())).

@@ -20,9 +20,9 @@ import (
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/controllermanager"
 	"github.com/propel-mc/propel/pkg/failover/application"
-	"github.com/propel-mc/propel/pkg/features"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
@@ -44,12 +44,12 @@ func startControllerManager(ctx context.Context, e *harness.Env) error {
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(logFile), zap.UseDevMode(true)))
 	o := controllermanager.NewOptions()
-	o.Kubeconfig = e.ControlPlane.Kubeconfig
+	o.Kubeconfig = e.ControllerManagerKubeconfig()
 	o.Controllers = []string{"*", "scheduler"}
 	o.LeaderElect = false
 	o.MetricsBindAddress, o.HealthProbeBindAddress = "0", "0"
 	o.ClusterStatusUpdateFrequency = 2 * time.Second
-	if err := o.FeatureGates.Set(string(features.StatefulFailoverInjection) + "=true"); err != nil {
+	if err := o.FeatureGates.Set(string(commandline.StatefulFailoverInjection) + "=true"); err != nil {
 		return err
 	}
 	mgr, _, err := controllermanager.Build(ctx, o)

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/failover/eviction"
 )
 
@@ -70,8 +71,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	} {
 		r := &Reconciler{
 			client: mgr.GetClient(), opts: opts, newObj: kind.newObj, now: time.Now,
-			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-			recorder: mgr.GetEventRecorderFor(kind.name),
+			recorder: recorder.For(mgr, kind.name),
 		}
 		if err := ctrl.NewControllerManagedBy(mgr).Named(kind.name).
 			For(kind.newObj(), builder.WithPredicates(hasTasks())).

@@ -16,6 +16,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/failover/eviction"
 	"github.com/propel-mc/propel/pkg/index"
 )
@@ -70,8 +71,7 @@ func New(opts Options) *TaintManager {
 // workers with mgr, whose cache must have pkg/index's binding index.
 func (m *TaintManager) SetupWithManager(mgr ctrl.Manager) error {
 	m.client = mgr.GetClient()
-	//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-	m.recorder = mgr.GetEventRecorderFor(ControllerName)
+	m.recorder = recorder.For(mgr, ControllerName)
 	m.rb = newEvictionQueue("binding-eviction", m.opts, m.evict)
 	m.crb = newEvictionQueue("cluster-binding-eviction", m.opts, m.evict)
 	if err := mgr.Add(m.rb); err != nil {

@@ -52,11 +52,13 @@ func newEvictionQueue(name string, opts Options, evict evictFunc) *evictionQueue
 
 // add queues key now (delay 0) or after delay.
 func (q *evictionQueue) add(key evictionKey, delay time.Duration) {
+	queued(key, 1)
 	if delay <= 0 {
 		q.queue.Add(key)
-		return
+	} else {
+		q.queue.AddAfter(key, delay)
 	}
-	q.queue.AddAfter(key, delay)
+	evictionQueueDepth.WithLabelValues(q.name).Set(float64(q.queue.Len()))
 }
 
 // Start runs the workers until ctx ends (a manager Runnable; it runs on
@@ -87,8 +89,11 @@ func (q *evictionQueue) next(ctx context.Context) bool {
 	if shutdown {
 		return false
 	}
+	evictionQueueDepth.WithLabelValues(q.name).Set(float64(q.queue.Len()))
 	defer q.queue.Done(key)
+	start := time.Now()
 	again, err := q.evict(ctx, key)
+	observeEviction(q.name, start, err)
 	if err != nil {
 		log.FromContext(ctx).Error(err, "eviction failed, retrying", "cluster", klog.KRef("", key.Cluster),
 			"binding", klog.KRef(key.Namespace, key.Name))
@@ -96,8 +101,9 @@ func (q *evictionQueue) next(ctx context.Context) bool {
 		return true
 	}
 	q.queue.Forget(key)
+	queued(key, -1)
 	if again > 0 {
-		q.queue.AddAfter(key, again)
+		q.add(key, again)
 		return true
 	}
 	select {

@@ -5,11 +5,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/scheduler/plugins"
 )
 
 // never is the delay of a binding that tolerates the taints forever.
@@ -47,7 +47,8 @@ func tolerationsOf(b workv1alpha2.Binding) []corev1.Toleration {
 // with the NoExecute taints taints: 0 now (a taint is not tolerated, or a
 // toleration time has run out), d > 0 after d, never when every
 // toleration used is unlimited. For each taint the first toleration that
-// tolerates it counts; its tolerationSeconds run from the taint's
+// tolerates it (corev1.Toleration.ToleratesTaint, Gt and Lt disabled as in
+// Karmada) counts; its tolerationSeconds run from the taint's
 // timeAdded (taints without timeAdded and tolerations without seconds set
 // no deadline).
 func evictionDelay(taints []corev1.Taint, tolerations []corev1.Toleration, now time.Time) time.Duration {
@@ -56,7 +57,7 @@ func evictionDelay(taints []corev1.Taint, tolerations []corev1.Toleration, now t
 		taint := &taints[i]
 		used := -1
 		for j := range tolerations {
-			if plugins.Tolerates(&tolerations[j], taint) {
+			if tolerations[j].ToleratesTaint(klog.Background(), taint, false) {
 				used = j
 				break
 			}

@@ -41,6 +41,8 @@ func TestEvictionDelay(t *testing.T) {
 			[]corev1.Toleration{exists(notReady.Key, ptr.To[int64](400)), {Key: "other", Operator: corev1.TolerationOpEqual, Value: "v", TolerationSeconds: ptr.To[int64](150)}}, 50 * time.Second},
 		{"Equal with another value does not tolerate", []corev1.Taint{other},
 			[]corev1.Toleration{{Key: "other", Operator: corev1.TolerationOpEqual, Value: "w"}}, 0},
+		{"Gt and Lt tolerate nothing (disabled, as in Karmada)", []corev1.Taint{{Key: "level", Value: "5", Effect: corev1.TaintEffectNoExecute}},
+			[]corev1.Toleration{{Key: "level", Operator: corev1.TolerationOpGt, Value: "1"}, {Key: "level", Operator: corev1.TolerationOpLt, Value: "9"}}, 0},
 		{"empty key Exists tolerates all", []corev1.Taint{notReady, other}, []corev1.Toleration{{Operator: corev1.TolerationOpExists}}, never},
 		{"taint without timeAdded sets no deadline", []corev1.Taint{unstamped}, []corev1.Toleration{exists(notReady.Key, ptr.To[int64](1))}, never},
 		{"NoSchedule toleration does not tolerate NoExecute", []corev1.Taint{notReady},

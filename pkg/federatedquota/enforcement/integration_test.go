@@ -18,6 +18,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -79,7 +80,7 @@ func TestQuotaEnforcement(t *testing.T) {
 	if err := c.Create(ctx, frq); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := harness.RunManager(ctx, env.ControlPlane.Config, func(mgr ctrl.Manager) error {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr ctrl.Manager) error {
 		s, err := scheduler.New(scheduler.Options{Quota: &enforcement.Admitter{Client: mgr.GetClient()}})
 		if err != nil {
 			return err
@@ -88,9 +89,8 @@ func TestQuotaEnforcement(t *testing.T) {
 			return err
 		}
 		return enforcement.New(enforcement.Deps{
-			Client: mgr.GetClient(),
-			//lint:ignore SA1019 Karmada emits core/v1 Events; the events.k8s.io recorder would change them on the wire
-			Recorder: mgr.GetEventRecorderFor(names.FederatedResourceQuotaEnforcementControllerName),
+			Client:   mgr.GetClient(),
+			Recorder: recorder.For(mgr, names.FederatedResourceQuotaEnforcementControllerName),
 		}, enforcement.Options{SyncPeriod: time.Hour}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)

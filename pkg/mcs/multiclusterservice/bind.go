@@ -5,19 +5,18 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/google/uuid"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // bind creates or updates the binding <service>-service that places the
@@ -32,11 +31,9 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		names.MultiClusterServiceNameAnnotation:      mcs.Name,
 		names.MultiClusterServiceNamespaceAnnotation: mcs.Namespace,
 	}
-	owner := metav1.OwnerReference{APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID, BlockOwnerDeletion: ptr.To(true)}
+	service := workv1alpha2.ObjectReference{APIVersion: "v1", Kind: "Service", Namespace: svc.Namespace, Name: svc.Name, UID: svc.UID, ResourceVersion: svc.ResourceVersion}
 	spec := func(rb *workv1alpha2.ResourceBinding) {
-		rb.OwnerReferences = []metav1.OwnerReference{owner}
-		rb.Finalizers = []string{names.BindingControllerFinalizer}
-		rb.Spec.Resource = workv1alpha2.ObjectReference{APIVersion: "v1", Kind: "Service", Namespace: svc.Namespace, Name: svc.Name, UID: svc.UID, ResourceVersion: svc.ResourceVersion}
+		templatebinding.Bind(rb, service, templatebinding.Owned)
 		rb.Spec.Placement = &policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: clusters}}
 		rb.Spec.ConflictResolution = policyv1alpha1.ConflictOverwrite
 	}
@@ -45,7 +42,6 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		err := r.client.Get(ctx, client.ObjectKey{Namespace: svc.Namespace, Name: name}, current)
 		if apierrors.IsNotFound(err) {
 			rb := &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: svc.Namespace, Name: name, Labels: labels, Annotations: annotations}}
-			rb.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
 			spec(rb)
 			if err := r.client.Create(ctx, rb); err != nil {
 				return fmt.Errorf("create resourcebinding %s/%s: %w", svc.Namespace, name, err)
@@ -70,9 +66,6 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 		}
 		for k, v := range annotations {
 			updated.Annotations[k] = v
-		}
-		if updated.Labels[names.ResourceBindingPermanentIDLabel] == "" {
-			updated.Labels[names.ResourceBindingPermanentIDLabel] = uuid.NewString()
 		}
 		spec(updated)
 		if apiequality.Semantic.DeepEqual(current, updated) {

@@ -12,6 +12,7 @@ import (
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // claim takes the Service from any policy: the detector leaves a claimed
@@ -73,7 +74,7 @@ func (r *Reconciler) unclaim(ctx context.Context, mcs *networkingv1alpha1.MultiC
 	}
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		rb := &workv1alpha2.ResourceBinding{}
-		if err := r.client.Get(ctx, client.ObjectKey{Namespace: mcs.Namespace, Name: names.BindingName("Service", mcs.Name)}, rb); err != nil {
+		if err := r.client.Get(ctx, templatebinding.Key(mcs.Namespace, "Service", mcs.Name), rb); err != nil {
 			return client.IgnoreNotFound(err)
 		}
 		if rb.Labels[names.BindingManagedByLabel] != names.ManagedByMultiClusterService {

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -34,11 +35,13 @@ func TestConfigManagerAgainstAPIServer(t *testing.T) {
 	defer cancel()
 
 	broadcaster := record.NewBroadcaster()
-	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: env.Kube.CoreV1().Events("")})
+	// Events are written as Propel writes them, with its role.
+	propel := kubernetes.NewForConfigOrDie(env.ControllerManagerConfig())
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: propel.CoreV1().Events("")})
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(apis.Scheme, corev1.EventSource{Component: "propel-test"})
 
-	c, err := cache.New(env.ControlPlane.Config, cache.Options{Scheme: apis.Scheme})
+	c, err := cache.New(env.ControllerManagerConfig(), cache.Options{Scheme: apis.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}

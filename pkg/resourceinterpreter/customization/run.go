@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -43,13 +42,27 @@ type Result struct {
 	Value any
 }
 
+// The errors of Args that lack an object an operation takes. They name
+// no command-line flag: the caller that reads the objects from flags
+// (propelctl interpret) words them in its flags' terms.
+var (
+	// ErrNoObject: an operation other than Retain got neither object.
+	ErrNoObject = errors.New("the operation takes the desired or the observed object; neither is set")
+	// ErrBothObjects: an operation other than Retain got both objects.
+	ErrBothObjects = errors.New("the operation takes the desired or the observed object, not both")
+	// ErrNoDesired: Retain got no desired object.
+	ErrNoDesired = errors.New("retain takes the desired object; it is not set")
+	// ErrNoObserved: Retain got no observed object.
+	ErrNoObserved = errors.New("retain takes the observed object; it is not set")
+)
+
 // object returns the single object an operation other than Retain takes.
 func (a Args) object() (*unstructured.Unstructured, error) {
 	switch {
 	case a.Desired == nil && a.Observed == nil:
-		return nil, errors.New("desired-file, observed-file options are not set")
+		return nil, ErrNoObject
 	case a.Desired != nil && a.Observed != nil:
-		return nil, errors.New("you can not specify both desired-file and observed-file options")
+		return nil, ErrBothObjects
 	case a.Desired != nil:
 		return a.Desired, nil
 	}
@@ -62,7 +75,7 @@ func (a Args) object() (*unstructured.Unstructured, error) {
 // controller applies to every answer (the CLI passes the facade,
 // resourceinterpreter.New), so that the command accepts and refuses what
 // the controller does, with the same errors.
-func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceInterpreterCustomization, op configv1alpha1.InterpreterOperation, args Args, checked func(layer.Layer) Operator) ([]Result, error) {
+func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceInterpreterCustomization, op configv1alpha1.InterpreterOperation, args Args, checked func(layer.Layer) layer.Operations) ([]Result, error) {
 	i := New(Options{})
 	defer i.vm.Close()
 	i.LoadConfig(customizations)
@@ -85,32 +98,19 @@ func RunOperation(ctx context.Context, customizations []configv1alpha1.ResourceI
 func (a Args) Subject(op configv1alpha1.InterpreterOperation) (*unstructured.Unstructured, error) {
 	if op == configv1alpha1.InterpreterOperationRetain {
 		if a.Desired == nil {
-			return nil, errors.New("desired, desired-file options are not set")
+			return nil, ErrNoDesired
 		}
 		if a.Observed == nil {
-			return nil, errors.New("observed, observed-file options are not set")
+			return nil, ErrNoObserved
 		}
 		return a.Desired, nil
 	}
 	return a.object()
 }
 
-// Operator offers the eight interpreter operations, as a layer or the
-// facade over the layers offers them.
-type Operator interface {
-	GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error)
-	ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
-	GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error)
-	Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error)
-	AggregateStatus(ctx context.Context, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error)
-	ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error)
-	InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error)
-	GetDependencies(ctx context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error)
-}
-
 // RunOn runs op of ops on obj (the Subject of args) and names the results
 // as Karmada's interpret command does.
-func RunOn(ctx context.Context, ops Operator, op configv1alpha1.InterpreterOperation, obj *unstructured.Unstructured, args Args) ([]Result, error) {
+func RunOn(ctx context.Context, ops layer.Operations, op configv1alpha1.InterpreterOperation, obj *unstructured.Unstructured, args Args) ([]Result, error) {
 	one := func(name string, v any, err error) ([]Result, error) {
 		if err != nil {
 			return nil, err

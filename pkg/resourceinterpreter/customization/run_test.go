@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
@@ -54,10 +56,10 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 		args Args
 		msg  string
 	}{
-		{opReplica, Args{}, "desired-file, observed-file options are not set"},
-		{opReplica, Args{Desired: newWorkload(t), Observed: newWorkload(t)}, "you can not specify both desired-file and observed-file options"},
-		{opRetain, Args{Observed: newWorkload(t)}, "desired, desired-file options are not set"},
-		{opRetain, Args{Desired: newWorkload(t)}, "observed, observed-file options are not set"},
+		{opReplica, Args{}, ErrNoObject.Error()},
+		{opReplica, Args{Desired: newWorkload(t), Observed: newWorkload(t)}, ErrBothObjects.Error()},
+		{opRetain, Args{Observed: newWorkload(t)}, ErrNoDesired.Error()},
+		{opRetain, Args{Desired: newWorkload(t)}, ErrNoObserved.Error()},
 		{opHealth, Args{Desired: newWorkload(t)}, "rule is not enabled"},
 	} {
 		if _, err := RunOperation(ctx, list, c.op, c.args, asLayer); err == nil || !strings.Contains(err.Error(), c.msg) {
@@ -89,7 +91,7 @@ function GetReplicas(o) return o.spec.replicas, {resourceRequest = {cpu = kube.r
 }
 
 // asLayer runs the layer without the facade's checks.
-func asLayer(l layer.Layer) Operator { return l.(*Interpreter) }
+func asLayer(l layer.Layer) layer.Operations { return l.(*Interpreter) }
 
 func TestCheck(t *testing.T) {
 	r := ric("x", configv1alpha1.CustomizationRules{
@@ -115,6 +117,27 @@ func TestCheck(t *testing.T) {
 			if c.Set || c.Err != nil {
 				t.Errorf("%s: %+v", c.Operation, c)
 			}
+		}
+	}
+}
+
+// The missing-object errors are the package's sentinels and name no
+// command-line flag (the CLI words them in its flags' terms).
+func TestArgsErrorsNameNoFlag(t *testing.T) {
+	obj := &unstructured.Unstructured{}
+	for _, c := range []struct {
+		op   configv1alpha1.InterpreterOperation
+		args Args
+		want error
+	}{
+		{configv1alpha1.InterpreterOperationInterpretReplica, Args{}, ErrNoObject},
+		{configv1alpha1.InterpreterOperationInterpretReplica, Args{Desired: obj, Observed: obj}, ErrBothObjects},
+		{configv1alpha1.InterpreterOperationRetain, Args{Observed: obj}, ErrNoDesired},
+		{configv1alpha1.InterpreterOperationRetain, Args{Desired: obj}, ErrNoObserved},
+	} {
+		_, err := c.args.Subject(c.op)
+		if !errors.Is(err, c.want) || strings.Contains(err.Error(), "-file") {
+			t.Errorf("%s: got %v, want %v", c.op, err, c.want)
 		}
 	}
 }

@@ -29,6 +29,13 @@ type Layer interface {
 	// whose configuration is not loaded yet returns ErrNotReady.
 	HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (bool, error)
 
+	Operations
+}
+
+// Operations are the eight interpreter operations, as a layer answers them
+// and as the facade over the layers offers them: the one declaration of
+// their signatures.
+type Operations interface {
 	GetReplicas(ctx context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error)
 	ReviseReplica(ctx context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error)
 	GetComponents(ctx context.Context, obj *unstructured.Unstructured) ([]workv1alpha2.Component, error)

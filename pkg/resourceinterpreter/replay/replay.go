@@ -33,12 +33,14 @@ import (
 	"github.com/propel-mc/propel/pkg/objectdiff"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // Interpreter is a configuration to replay: the facade of
 // pkg/resourceinterpreter satisfies it.
 type Interpreter interface {
-	customization.Operator
+	layer.Operations
 	Answerer(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (resourceinterpreter.Answer, error)
 }
 
@@ -212,11 +214,8 @@ func (r *Report) add(obj ObjectReport) {
 
 // binding reads the template's binding, nil when it has none.
 func binding(ctx context.Context, c client.Client, tmpl *unstructured.Unstructured) workv1alpha2.Binding {
-	var b workv1alpha2.Binding = &workv1alpha2.ResourceBinding{}
-	if tmpl.GetNamespace() == "" {
-		b = &workv1alpha2.ClusterResourceBinding{}
-	}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: tmpl.GetNamespace(), Name: names.BindingName(tmpl.GetKind(), tmpl.GetName())}, b); err != nil {
+	b, err := templatebinding.Get(ctx, c, tmpl.GetNamespace(), tmpl.GetKind(), tmpl.GetName())
+	if err != nil {
 		return nil
 	}
 	return b

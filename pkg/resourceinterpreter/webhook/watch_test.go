@@ -45,11 +45,16 @@ func TestWatchAgainstAPIServer(t *testing.T) {
 	srvA := webhooktest.NewServerWithCA(t, ca, replicasHandler(1), hosts...)
 	srvB := webhooktest.NewServerWithCA(t, ca, replicasHandler(2), hosts...)
 
-	c, err := cache.New(env.ControlPlane.Config, cache.Options{Scheme: apis.Scheme})
+	c, err := cache.New(env.ControllerManagerConfig(), cache.Options{Scheme: apis.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := New(Options{Services: env.Client})
+	// The layer resolves Services as Propel does, with its role.
+	propel, err := client.New(env.ControllerManagerConfig(), client.Options{Scheme: apis.Scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := New(Options{Services: propel})
 	if err := i.Watch(ctx, c); err != nil {
 		t.Fatal(err)
 	}

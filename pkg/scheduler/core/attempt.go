@@ -3,11 +3,13 @@ package core
 import (
 	"errors"
 	"slices"
+	"time"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/assign"
 	"github.com/propel-mc/propel/pkg/scheduler/framework"
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 	"github.com/propel-mc/propel/pkg/scheduler/spread"
 )
 
@@ -23,14 +25,18 @@ func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *work
 		return nil, err
 	}
 	details := s.details(b, fit)
+	start := time.Now()
 	selected, err := spread.Select(spec, details)
+	metrics.ScheduleStep(metrics.StepSelect, start)
 	if err != nil {
 		return nil, err
 	}
 	if len(selected) == 0 {
 		return nil, errNoClusterSelected
 	}
+	start = time.Now()
 	tcs, err := s.assign(b, status, selected)
+	metrics.ScheduleStep(metrics.StepAssignReplicas, start)
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +50,18 @@ func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *work
 // deleted; a cluster's reason is the first failing plugin's. No fitting
 // cluster is a FitError over the whole snapshot.
 func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1.Cluster) ([]*clusterv1alpha1.Cluster, error) {
+	defer metrics.ScheduleStep(metrics.StepFilter, time.Now())
+	observers := make([]metrics.PluginObserver, len(s.Plugins.Filters))
+	for i, f := range s.Plugins.Filters {
+		observers[i] = metrics.ObserverFor(f.Name(), metrics.ExtensionFilter)
+	}
 	fit := make([]*clusterv1alpha1.Cluster, 0, len(clusters))
 	var reasons map[string]int
 	for _, c := range clusters {
 		if c.DeletionTimestamp != nil {
 			continue
 		}
-		if reason := s.firstFailure(b, c); reason != "" {
+		if reason := s.firstFailure(b, c, observers); reason != "" {
 			if reasons == nil {
 				reasons = map[string]int{}
 			}
@@ -65,24 +76,42 @@ func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1
 	return fit, nil
 }
 
-func (s *Scheduler) firstFailure(b *framework.BindingInfo, c *clusterv1alpha1.Cluster) string {
-	for _, f := range s.Plugins.Filters {
-		if reason := f.Filter(b, c); reason != "" {
+// firstFailure runs the filters on one cluster (Karmada's Filter
+// extension point), recording each call in observers (one per filter).
+func (s *Scheduler) firstFailure(b *framework.BindingInfo, c *clusterv1alpha1.Cluster, observers []metrics.PluginObserver) string {
+	pointStart := time.Now()
+	for i, f := range s.Plugins.Filters {
+		start := time.Now()
+		reason := f.Filter(b, c)
+		observers[i].Observe(start, reason == "")
+		if reason != "" {
+			metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultUnschedulable, pointStart)
 			return reason
 		}
 	}
+	metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultSuccess, pointStart)
 	return ""
 }
 
-// details scores, estimates and orders the fitting clusters.
+// details scores, estimates and orders the fitting clusters: the Score
+// step, which here includes the replica estimate Karmada makes while
+// assigning replicas (Propel orders clusters by it).
 func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Cluster) []framework.ClusterDetail {
+	defer metrics.ScheduleStep(metrics.StepScore, time.Now())
 	estimates := s.Estimator.Estimate(fit, b.Spec)
 	details := make([]framework.ClusterDetail, len(fit))
+	observers := make([]metrics.PluginObserver, len(s.Plugins.Scores))
+	for i, p := range s.Plugins.Scores {
+		observers[i] = metrics.ObserverFor(p.Name(), metrics.ExtensionScore)
+	}
+	pointStart := time.Now()
 	for i, c := range fit {
 		d := &details[i]
 		d.Cluster = c
-		for _, p := range s.Plugins.Scores {
+		for j, p := range s.Plugins.Scores {
+			call := time.Now()
 			d.Score += p.Score(b, c)
+			observers[j].Observe(call, true)
 		}
 		if b.Affinity != nil && b.Affinity.FromAffinities {
 			d.OverflowOrder = b.Affinity.OverflowOrder(c)
@@ -90,6 +119,7 @@ func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Clu
 		d.AllocatableReplicas = estimates[i]
 		d.AvailableReplicas = estimates[i] + int64(b.Targets[c.Name])
 	}
+	metrics.ExtensionPoint(metrics.ExtensionScore, metrics.ResultSuccess, pointStart)
 	slices.SortFunc(details, framework.Compare)
 	return details
 }

@@ -30,11 +30,14 @@ type Interpreter interface {
 	InterpretHealth(ctx context.Context, obj *unstructured.Unstructured) (bool, error)
 }
 
-// Result is a reflected manifest status. HealthErr is set when health
-// could not be interpreted (the health is then Unknown).
+// Result is a reflected manifest status. HealthInterpreted is set when a
+// layer interpreted the health (rather than the default Healthy of a kind
+// without the hook); HealthErr when it could not (the health is then
+// Unknown).
 type Result struct {
-	Status    workv1alpha1.ManifestStatus
-	HealthErr error
+	Status            workv1alpha1.ManifestStatus
+	HealthInterpreted bool
+	HealthErr         error
 }
 
 // Reflect builds the manifest status of obj, the member object of ref:
@@ -54,7 +57,9 @@ func Reflect(ctx context.Context, interp Interpreter, ref workapply.Ref, obj *un
 	case err != nil:
 		res.Status.Health, res.HealthErr = workv1alpha1.ResourceUnknown, fmt.Errorf("interpret health of %s: %w", ref, err)
 	case !healthy:
-		res.Status.Health = workv1alpha1.ResourceUnhealthy
+		res.Status.Health, res.HealthInterpreted = workv1alpha1.ResourceUnhealthy, true
+	default:
+		res.HealthInterpreted = true
 	}
 	return res, nil
 }

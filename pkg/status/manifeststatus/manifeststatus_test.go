@@ -37,18 +37,19 @@ func TestReflect(t *testing.T) {
 	ref := workapply.Ref{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, Namespace: "default", Name: "nginx"}
 	obj := &unstructured.Unstructured{}
 	cases := []struct {
-		interp fakeInterp
-		ref    workapply.Ref
-		want   workv1alpha1.ResourceHealth
+		interp      fakeInterp
+		ref         workapply.Ref
+		want        workv1alpha1.ResourceHealth
+		interpreted bool // InterpretHealthSucceed is due
 	}{
-		{fakeInterp{health: true}, ref, workv1alpha1.ResourceHealthy},
-		{fakeInterp{health: false}, ref, workv1alpha1.ResourceUnhealthy},
-		{fakeInterp{healthErr: errors.New("boom")}, ref, workv1alpha1.ResourceUnknown},
-		{fakeInterp{}, workapply.Ref{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}}, workv1alpha1.ResourceHealthy},
+		{fakeInterp{health: true}, ref, workv1alpha1.ResourceHealthy, true},
+		{fakeInterp{health: false}, ref, workv1alpha1.ResourceUnhealthy, true},
+		{fakeInterp{healthErr: errors.New("boom")}, ref, workv1alpha1.ResourceUnknown, false},
+		{fakeInterp{}, workapply.Ref{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}}, workv1alpha1.ResourceHealthy, false},
 	}
 	for _, c := range cases {
 		res, err := Reflect(ctx, c.interp, c.ref, obj)
-		if err != nil || res.Status.Health != c.want || (res.HealthErr != nil) != (c.interp.healthErr != nil) {
+		if err != nil || res.Status.Health != c.want || (res.HealthErr != nil) != (c.interp.healthErr != nil) || res.HealthInterpreted != c.interpreted {
 			t.Errorf("%+v: %+v %v", c.interp, res, err)
 		}
 	}

@@ -38,6 +38,9 @@ const (
 	// EventReasonInterpretHealthFailed is recorded on a Work when the
 	// health of a member object could not be interpreted.
 	EventReasonInterpretHealthFailed = "InterpretHealthFailed"
+	// EventReasonInterpretHealthSucceed is recorded on a Work when a
+	// written status carries a new interpreted health of a member object.
+	EventReasonInterpretHealthSucceed = "InterpretHealthSucceed"
 )
 
 // onMemberEvent re-queues the Work of any changed member object; the
@@ -77,10 +80,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		setConditions(updated, outcome)
 	}
 	refl, reflectErr := r.reflect(ctx, updated, outcome)
-	if err := r.write(ctx, work, updated, outcome == nil); err != nil {
+	written, err := r.write(ctx, work, updated, outcome == nil)
+	if err != nil {
 		return reconcile.Result{}, err
 	}
 	if refl != nil {
+		if written {
+			r.recordHealth(work, updated, refl)
+		}
 		r.observed.put(key, work.UID, refl.refs, refl.observed)
 	}
 	if outcome != nil {
@@ -136,6 +143,9 @@ type reflection struct {
 	observed map[int]observation
 	// unsynced says a member cache the Work needs has not listed yet.
 	unsynced bool
+	// healthInterpreted holds the manifests of the refreshed entries whose
+	// health a layer interpreted.
+	healthInterpreted []workapply.Ref
 }
 
 // reflect refreshes work's manifest statuses when it is applied and its
@@ -249,26 +259,30 @@ func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set m
 		if res.HealthErr != nil {
 			r.recorder.Event(work, corev1.EventTypeWarning, EventReasonInterpretHealthFailed, boundedtext.String(res.HealthErr.Error()))
 		}
+		if res.HealthInterpreted {
+			refl.healthInterpreted = append(refl.healthInterpreted, ref)
+		}
 		fresh[ref.Ordinal] = res.Status
 		refl.observed[ref.Ordinal] = observationOf(obj)
 	}
 	return manifeststatus.Merge(work.Status.ManifestStatuses, refs, fresh), refl, nil
 }
 
-// write records updated when its status differs from work's. The update is
-// conditional on the version read, so a stale reconcile cannot overwrite
-// a newer status; a conflict is retried. A write of member changes alone
-// (reflected) is announced with ReflectStatusSucceed.
-func (r *Reconciler) write(ctx context.Context, work, updated *workv1alpha1.Work, reflected bool) error {
+// write records updated when its status differs from work's and reports
+// whether it did. The update is conditional on the version read, so a
+// stale reconcile cannot overwrite a newer status; a conflict is retried.
+// A write of member changes alone (reflected) is announced with
+// ReflectStatusSucceed.
+func (r *Reconciler) write(ctx context.Context, work, updated *workv1alpha1.Work, reflected bool) (bool, error) {
 	statusesChanged := !manifeststatus.Equal(work.Status.ManifestStatuses, updated.Status.ManifestStatuses)
 	if !statusesChanged && conditionsEqual(work.Status.Conditions, updated.Status.Conditions) {
-		return nil
+		return false, nil
 	}
 	// An update conditional on the version read (as an optimistic-lock
 	// patch would be): a patch makes the API server encode the stored
 	// Work, manifests included, merge and decode the result.
 	if err := r.client.Status().Update(ctx, updated); err != nil {
-		return fmt.Errorf("work %s/%s: update status: %w", work.Namespace, work.Name, err)
+		return false, fmt.Errorf("work %s/%s: update status: %w", work.Namespace, work.Name, err)
 	}
 	r.written.Remember(types.NamespacedName{Namespace: work.Namespace, Name: work.Name}, work.ResourceVersion, updated.ResourceVersion,
 		writtenStatus{resourceVersion: updated.ResourceVersion, status: *updated.Status.DeepCopy()})
@@ -276,5 +290,34 @@ func (r *Reconciler) write(ctx context.Context, work, updated *workv1alpha1.Work
 	if reflected && statusesChanged {
 		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonReflectStatusSucceed, "Reflect status for object successfully.")
 	}
-	return nil
+	return true, nil
+}
+
+// recordHealth records InterpretHealthSucceed on work for every entry of
+// the written status (updated) whose health a layer interpreted and which
+// is new or changed its health, as Karmada records it whenever it
+// interprets one; an unchanged health is not announced again.
+func (r *Reconciler) recordHealth(work, updated *workv1alpha1.Work, refl *reflection) {
+	for _, ref := range refl.healthInterpreted {
+		id := ref.Identifier()
+		now, ok := healthOf(updated.Status.ManifestStatuses, id)
+		if !ok {
+			continue
+		}
+		if before, ok := healthOf(work.Status.ManifestStatuses, id); ok && before == now {
+			continue
+		}
+		r.recorder.Event(work, corev1.EventTypeNormal, EventReasonInterpretHealthSucceed,
+			fmt.Sprintf("Interpreted the health of object(%s/%s/%s) as %s.", ref.GVK.Kind, ref.Namespace, ref.Name, now))
+	}
+}
+
+// healthOf is the health of the entry of id in statuses.
+func healthOf(statuses []workv1alpha1.ManifestStatus, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ResourceHealth, bool) {
+	for _, s := range statuses {
+		if s.Identifier == id {
+			return s.Health, true
+		}
+	}
+	return "", false
 }

@@ -129,7 +129,7 @@ func prepareClusters(ctx context.Context, e *harness.Env) error {
 }
 
 func startControllers(ctx context.Context, e *harness.Env) error {
-	_, err := harness.RunManager(ctx, writes.Count(e.ControlPlane.Config, "karmada"), func(mgr ctrl.Manager) error {
+	_, err := harness.RunManager(ctx, writes.Count(e.ControllerManagerConfig(), "karmada"), func(mgr ctrl.Manager) error {
 		if err := index.AddDefaultIndexes(context.Background(), mgr); err != nil {
 			return err
 		}

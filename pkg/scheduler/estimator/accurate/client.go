@@ -22,6 +22,8 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
+	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
 )
 
@@ -160,16 +162,17 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 // MaxAvailableReplicas asks cluster's estimator how many replicas needing
 // rr it can hold.
 func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements) (int32, error) {
-	req := &estimatorwire.MaxAvailableReplicasRequest{Cluster: cluster}
+	req := &pb.MaxAvailableReplicasRequest{Cluster: cluster}
 	var err error
 	if req.ReplicaRequirements, err = replicaRequirements(rr); err != nil {
 		return 0, err
 	}
-	var res estimatorwire.MaxAvailableReplicasResponse
-	if err := e.call(ctx, cluster, estimatorwire.MethodMaxAvailableReplicas, req, &res); err != nil {
-		return 0, err
-	}
-	return res.MaxReplicas, nil
+	var res *pb.MaxAvailableReplicasResponse
+	err = e.call(ctx, cluster, "MaxAvailableReplicas", func(c service.EstimatorClient) (err error) {
+		res, err = c.MaxAvailableReplicas(ctx, req)
+		return err
+	})
+	return res.GetMaxReplicas(), err
 }
 
 // MaxAvailableComponentSets asks cluster's estimator how many complete
@@ -179,42 +182,48 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, name
 	if err != nil {
 		return 0, err
 	}
-	req := &estimatorwire.MaxAvailableComponentSetsRequest{Cluster: cluster, Namespace: namespace, Components: comps}
-	var res estimatorwire.MaxAvailableComponentSetsResponse
-	if err := e.call(ctx, cluster, estimatorwire.MethodMaxAvailableComponentSets, req, &res); err != nil {
-		return 0, err
-	}
-	return res.MaxSets, nil
+	req := &pb.MaxAvailableComponentSetsRequest{Cluster: cluster, Namespace: namespace, Components: comps}
+	var res *pb.MaxAvailableComponentSetsResponse
+	err = e.call(ctx, cluster, "MaxAvailableComponentSets", func(c service.EstimatorClient) (err error) {
+		res, err = c.MaxAvailableComponentSets(ctx, req)
+		return err
+	})
+	return res.GetMaxSets(), err
 }
 
 // GetUnschedulableReplicas asks cluster's estimator how many replicas of
 // the workload have been unschedulable for longer than threshold.
-func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, cluster string, ref estimatorwire.ObjectReference, threshold time.Duration) (int32, error) {
-	req := &estimatorwire.UnschedulableReplicasRequest{Cluster: cluster, Resource: ref, UnschedulableThreshold: int64(threshold)}
-	var res estimatorwire.UnschedulableReplicasResponse
-	if err := e.call(ctx, cluster, estimatorwire.MethodGetUnschedulableReplicas, req, &res); err != nil {
-		return 0, err
+func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, cluster string, ref *pb.ObjectReference, threshold time.Duration) (int32, error) {
+	if ref == nil {
+		// The resource is a required field: it is written even when empty.
+		ref = &pb.ObjectReference{}
 	}
-	return res.UnschedulableReplicas, nil
+	req := &pb.UnschedulableReplicasRequest{Cluster: cluster, Resource: ref, UnschedulableThreshold: int64(threshold)}
+	var res *pb.UnschedulableReplicasResponse
+	err := e.call(ctx, cluster, "GetUnschedulableReplicas", func(c service.EstimatorClient) (err error) {
+		res, err = c.GetUnschedulableReplicas(ctx, req)
+		return err
+	})
+	return res.GetUnschedulableReplicas(), err
 }
 
-// call invokes method on cluster's estimator, recording the metrics and
-// logging when the estimator starts or stops failing.
-func (e *Estimator) call(ctx context.Context, cluster, method string, req, res estimatorwire.Message) error {
-	short := method[len(estimatorwire.ServiceName)+2:]
+// call runs invoke, one RPC named method, on cluster's estimator,
+// recording the metrics and logging when the estimator starts or stops
+// failing.
+func (e *Estimator) call(ctx context.Context, cluster, method string, invoke func(service.EstimatorClient) error) error {
 	t, conn, err := e.connection(ctx, cluster)
 	if err != nil {
-		callsTotal.WithLabelValues(short, "unresolved").Inc()
+		callsTotal.WithLabelValues(method, "unresolved").Inc()
 		return err
 	}
 	start := e.now()
-	err = conn.Invoke(ctx, method, req, res, grpc.ForceCodec(estimatorwire.Codec{}))
-	callDuration.WithLabelValues(short).Observe(e.now().Sub(start).Seconds())
+	err = invoke(service.NewEstimatorClient(conn))
+	callDuration.WithLabelValues(method).Observe(e.now().Sub(start).Seconds())
 	if err != nil {
-		err = fmt.Errorf("estimator of cluster %s at %s: %s: %w", cluster, t.addr, short, err)
-		callsTotal.WithLabelValues(short, "error").Inc()
+		err = fmt.Errorf("estimator of cluster %s at %s: %s: %w", cluster, t.addr, method, err)
+		callsTotal.WithLabelValues(method, "error").Inc()
 	} else {
-		callsTotal.WithLabelValues(short, "success").Inc()
+		callsTotal.WithLabelValues(method, "success").Inc()
 	}
 	e.noteResult(t, cluster, err)
 	return err
@@ -289,7 +298,7 @@ func (e *Estimator) connection(ctx context.Context, cluster string) (*target, *g
 	}
 	conn, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(estimatorwire.MaxMessageSize)))
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(estimatorwire.Codec{}), grpc.MaxCallRecvMsgSize(estimatorwire.MaxMessageSize)))
 	if err != nil {
 		t.err = fmt.Errorf("connect to the estimator of cluster %s at %s: %w", cluster, addr, err)
 		return t, nil, t.err

@@ -6,16 +6,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/estimatorwire"
+	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
 )
 
 // The conversions below mirror Karmada's client: resource requests as
 // protobuf-encoded Quantities, the hard node affinity as a
 // protobuf-encoded NodeSelector, each toleration as a protobuf-encoded
-// Toleration.
+// Toleration. The required embedded messages (a request's and a
+// component's replicaRequirements) are always set, so that they are
+// written even when empty, as Karmada's non-nullable fields are.
 
-func replicaRequirements(rr *workv1alpha2.ReplicaRequirements) (estimatorwire.ReplicaRequirements, error) {
-	var out estimatorwire.ReplicaRequirements
+func replicaRequirements(rr *workv1alpha2.ReplicaRequirements) (*pb.ReplicaRequirements, error) {
+	out := &pb.ReplicaRequirements{}
 	if rr == nil {
 		return out, nil
 	}
@@ -28,10 +30,10 @@ func replicaRequirements(rr *workv1alpha2.ReplicaRequirements) (estimatorwire.Re
 	return out, err
 }
 
-func components(cs []workv1alpha2.Component) ([]estimatorwire.Component, error) {
-	out := make([]estimatorwire.Component, len(cs))
+func components(cs []workv1alpha2.Component) ([]*pb.Component, error) {
+	out := make([]*pb.Component, len(cs))
 	for i := range cs {
-		out[i].Name, out[i].Replicas = cs[i].Name, cs[i].Replicas
+		out[i] = &pb.Component{Name: cs[i].Name, Replicas: cs[i].Replicas, ReplicaRequirements: &pb.ComponentReplicaRequirements{}}
 		rr := cs[i].ReplicaRequirements
 		if rr == nil {
 			continue
@@ -63,11 +65,11 @@ func resourceBytes(rl corev1.ResourceList) (map[string][]byte, error) {
 	return out, nil
 }
 
-func nodeClaim(nc *workv1alpha2.NodeClaim) (*estimatorwire.NodeClaim, error) {
+func nodeClaim(nc *workv1alpha2.NodeClaim) (*pb.NodeClaim, error) {
 	if nc == nil {
 		return nil, nil
 	}
-	out := &estimatorwire.NodeClaim{NodeSelector: nc.NodeSelector}
+	out := &pb.NodeClaim{NodeSelector: nc.NodeSelector}
 	if nc.HardNodeAffinity != nil {
 		b, err := nc.HardNodeAffinity.Marshal()
 		if err != nil {

@@ -210,7 +210,7 @@ func TestEstimatorsDecidePlacement(t *testing.T) {
 	estimatorService(ctx, t, env.Client, "est-b", ips[1])
 	estimatorService(ctx, t, env.Client, "est-dead", ips[2]) // nothing listens there
 
-	mgr, err := ctrl.NewManager(env.ControlPlane.Config, ctrl.Options{
+	mgr, err := ctrl.NewManager(env.ControllerManagerConfig(), ctrl.Options{
 		Scheme: apis.Scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
