@@ -3,10 +3,14 @@ package controllermanager
 import (
 	"context"
 
+	"k8s.io/client-go/dynamic"
+
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/deploymentreplicassyncer"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/hpascaletargetmarker"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
+	"github.com/propel-mc/propel/pkg/names"
 )
 
 // setupFederatedHPA starts Karmada's "federatedHorizontalPodAutoscaler"
@@ -18,23 +22,34 @@ func setupFederatedHPA(_ context.Context, c *Context) error {
 	}
 	opts := c.Options.HPA
 	opts.ClusterCacheSyncTimeout = c.Options.ClusterCacheSyncTimeout
-	return federatedhpa.New(c.MemberClients, informers, opts).SetupWithManager(c.Manager)
+	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
+	if err != nil {
+		return err
+	}
+	return federatedhpa.New(federatedhpa.Deps{
+		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
+		Recorder: recorder.For(c.Manager, names.FederatedHPAControllerName),
+		Clients:  c.MemberClients, Informers: informers,
+	}, opts).SetupWithManager(c.Manager)
 }
 
 // setupCronFederatedHPA starts Karmada's
 // "cronFederatedHorizontalPodAutoscaler" (no gate).
 func setupCronFederatedHPA(_ context.Context, c *Context) error {
-	return cronfederatedhpa.New().SetupWithManager(c.Manager)
+	return cronfederatedhpa.New(cronfederatedhpa.Deps{
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.CronFederatedHPAControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupHPAScaleTargetMarker starts Karmada's "hpaScaleTargetMarker" (off
 // by default).
 func setupHPAScaleTargetMarker(_ context.Context, c *Context) error {
-	return hpascaletargetmarker.New().SetupWithManager(c.Manager)
+	return hpascaletargetmarker.New(hpascaletargetmarker.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }
 
 // setupDeploymentReplicasSyncer starts Karmada's
 // "deploymentReplicasSyncer" (off by default).
 func setupDeploymentReplicasSyncer(_ context.Context, c *Context) error {
-	return deploymentreplicassyncer.New().SetupWithManager(c.Manager)
+	return deploymentreplicassyncer.New(deploymentreplicassyncer.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }

@@ -22,9 +22,7 @@ import (
 	luavm "github.com/propel-mc/propel/pkg/resourceinterpreter/lua/vm"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
-	"github.com/propel-mc/propel/pkg/scheduler"
-	"github.com/propel-mc/propel/pkg/scheduler/estimator"
-	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
+	"github.com/propel-mc/propel/pkg/schedulermanager"
 )
 
 // setupBinding starts the ResourceBinding and ClusterResourceBinding
@@ -61,25 +59,7 @@ func setupScheduler(_ context.Context, c *Context) error {
 		}
 		mgr = gatedManager{Manager: mgr, gate: gate}
 	}
-	var estimators []estimator.BatchEstimator
-	if o := c.Options.Estimator; o != nil && o.Enabled {
-		est := accurate.New(*o, mgr.GetAPIReader(), ctrl.Log.WithName("scheduler-estimator"))
-		if err := mgr.Add(est); err != nil {
-			return err
-		}
-		estimators = append(estimators, est)
-	}
-	s, err := scheduler.New(scheduler.Options{
-		SchedulerName:         c.Options.SchedulerName,
-		DisableResourceModels: !c.Options.FeatureGates.Enabled(commandline.CustomizedClusterResourceModeling),
-		IgnorePriority:        !c.Options.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
-		Accurate:              estimators,
-		Quota:                 quotaAdmitter(c),
-	})
-	if err != nil {
-		return err
-	}
-	return s.SetupWithManager(mgr)
+	return schedulermanager.SetupScheduler(mgr, c.Options.Scheduling, c.Options.FeatureGates)
 }
 
 func setupDetector(_ context.Context, c *Context) error {

@@ -4,45 +4,43 @@ import (
 	"context"
 
 	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/status"
 	"github.com/propel-mc/propel/pkg/federatedquota/syncer"
-	"github.com/propel-mc/propel/pkg/scheduler"
+	"github.com/propel-mc/propel/pkg/names"
 )
 
 // setupFederatedResourceQuotaSync starts Karmada's
 // "federatedResourceQuotaSync": static assignments to member
 // ResourceQuotas through Works (no gate).
 func setupFederatedResourceQuotaSync(_ context.Context, c *Context) error {
-	return syncer.New().SetupWithManager(c.Manager)
+	return syncer.New(syncer.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaSyncControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupFederatedResourceQuotaStatus starts Karmada's
 // "federatedResourceQuotaStatus" (no gate; with FederatedQuotaEnforcement
 // on it writes only aggregatedStatus).
 func setupFederatedResourceQuotaStatus(_ context.Context, c *Context) error {
-	r := &status.Reconciler{Enforcement: c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement)}
-	return r.SetupWithManager(c.Manager)
+	return status.New(status.Deps{
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaStatusControllerName),
+	}, status.Options{Enforcement: c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement)}).SetupWithManager(c.Manager)
 }
 
 // setupFederatedResourceQuotaEnforcement starts Karmada's
 // "federatedResourceQuotaEnforcement" when the FederatedQuotaEnforcement
 // gate is on (the scheduler then also checks placements against the
-// quotas: quotaAdmitter).
+// quotas: schedulermanager.SchedulerOptions).
 func setupFederatedResourceQuotaEnforcement(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
 		return nil
 	}
-	r := &enforcement.Reconciler{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}
-	return r.SetupWithManager(c.Manager)
-}
-
-// quotaAdmitter is the scheduler's FederatedResourceQuota check of new
-// placements (Karmada's ResourceBinding webhook check), when the
-// FederatedQuotaEnforcement gate is on; nil otherwise.
-func quotaAdmitter(c *Context) scheduler.QuotaAdmitter {
-	if !c.Options.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement) {
-		return nil
-	}
-	return &enforcement.Admitter{Client: c.Manager.GetClient()}
+	return enforcement.New(enforcement.Deps{
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.FederatedResourceQuotaEnforcementControllerName),
+	}, enforcement.Options{SyncPeriod: c.Options.FederatedResourceQuotaSyncPeriod}).SetupWithManager(c.Manager)
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 
 	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslice"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicecollect"
 	"github.com/propel-mc/propel/pkg/mcs/endpointslicedispatch"
 	"github.com/propel-mc/propel/pkg/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/pkg/mcs/serviceexport"
 	"github.com/propel-mc/propel/pkg/mcs/serviceimport"
+	"github.com/propel-mc/propel/pkg/names"
 )
 
 // setupServiceExport starts Karmada's "serviceExport": the collection of
@@ -19,19 +21,24 @@ func setupServiceExport(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	return serviceexport.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+	return serviceexport.New(serviceexport.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSlice starts Karmada's "endpointSlice": control-plane
 // copies of the collected slices (no gate).
 func setupEndpointSlice(_ context.Context, c *Context) error {
-	return endpointslice.New().SetupWithManager(c.Manager)
+	return endpointslice.New(endpointslice.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }
 
 // setupServiceImport starts Karmada's "serviceImport": derived Services
 // of ServiceImports (no gate).
 func setupServiceImport(_ context.Context, c *Context) error {
-	return serviceimport.New().SetupWithManager(c.Manager)
+	return serviceimport.New(serviceimport.Deps{
+		Client:   c.Manager.GetClient(),
+		Recorder: recorder.For(c.Manager, names.ServiceImportControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupMultiClusterService starts Karmada's "multiclusterservice" when the
@@ -40,7 +47,10 @@ func setupMultiClusterService(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
-	return multiclusterservice.New().SetupWithManager(c.Manager)
+	return multiclusterservice.New(multiclusterservice.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Recorder: recorder.For(c.Manager, names.MultiClusterServiceControllerName),
+	}).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSliceCollect starts Karmada's "endpointsliceCollect" when
@@ -53,7 +63,9 @@ func setupEndpointSliceCollect(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	return endpointslicecollect.New(c.MemberClients, informers, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
+	return endpointslicecollect.New(endpointslicecollect.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 
 // setupEndpointSliceDispatch starts Karmada's "endpointsliceDispatch" when
@@ -62,5 +74,8 @@ func setupEndpointSliceDispatch(_ context.Context, c *Context) error {
 	if !c.Options.FeatureGates.Enabled(commandline.MultiClusterService) {
 		return nil
 	}
-	return endpointslicedispatch.New().SetupWithManager(c.Manager)
+	return endpointslicedispatch.New(endpointslicedispatch.Deps{
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Recorder: recorder.For(c.Manager, names.EndpointSliceDispatchControllerName),
+	}).SetupWithManager(c.Manager)
 }

@@ -6,50 +6,36 @@
 package controllermanager
 
 import (
-	"k8s.io/component-base/featuregate"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
 	"github.com/propel-mc/propel/pkg/commandline"
+	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/scheduler/estimator/accurate"
+	"github.com/propel-mc/propel/pkg/schedulermanager"
 )
 
 // Options are the command-line options, named as karmada-controller-manager's.
 type Options struct {
-	Kubeconfig  string
+	managerbase.Connection
+	managerbase.LeaderElection
+	managerbase.Serving
+	// Scheduling are the in-process scheduler's options: --scheduler-name,
+	// --enable-scheduler-estimator and its flags (karmada-scheduler's;
+	// karmada-controller-manager has no scheduler and no such flags).
+	schedulermanager.Scheduling
+
 	Controllers []string
 
-	LeaderElect                  bool
-	LeaderElectResourceName      string
-	LeaderElectResourceNamespace string
-	LeaseDuration                time.Duration
-	RenewDeadline                time.Duration
-	RetryPeriod                  time.Duration
-
-	MetricsBindAddress string
-	// MetricsSecure serves metrics over HTTPS behind authentication and
-	// authorization (TokenReview and SubjectAccessReview against the
-	// control plane); off by default, which is Karmada's plain HTTP.
-	MetricsSecure bool
-	// MetricsCertDir holds tls.crt and tls.key for secure metrics; empty
-	// means a self-signed certificate generated at start.
-	MetricsCertDir         string
-	HealthProbeBindAddress string
 	// AllowHTTPMemberEndpoints lets Clusters with an http:// apiEndpoint and
 	// insecureSkipTLSVerification be reached (see membercluster.CheckEndpoint).
 	AllowHTTPMemberEndpoints bool
-	// EnablePprof serves net/http/pprof on ProfilingBindAddress (Karmada's
-	// --enable-pprof, --profiling-bind-address).
-	EnablePprof          bool
-	ProfilingBindAddress string
 
-	KubeAPIQPS      float32
-	KubeAPIBurst    int
 	ClusterAPIQPS   float32
 	ClusterAPIBurst int
 
@@ -95,12 +81,7 @@ type Options struct {
 
 	SkippedPropagatingAPIs       string
 	SkippedPropagatingNamespaces []string
-	SchedulerName                string
-	// Estimator is the in-process scheduler's --enable-scheduler-estimator
-	// and its flags (karmada-scheduler's; karmada-controller-manager has
-	// no scheduler and no such flags).
-	Estimator             *accurate.Options
-	InterpreterPrecedence string
+	InterpreterPrecedence        string
 	// SoftMemoryLimit is the Go runtime's soft memory limit (see
 	// applySoftMemoryLimit); "" derives it from GOMEMLIMIT or the cgroup.
 	SoftMemoryLimit string
@@ -115,18 +96,11 @@ type Options struct {
 // NewOptions returns Karmada's defaults.
 func NewOptions() *Options {
 	return &Options{
+		Connection:                       managerbase.Connection{KubeAPIQPS: 40, KubeAPIBurst: 60},
+		LeaderElection:                   managerbase.NewLeaderElection(names.ControllerManagerLease),
+		Serving:                          managerbase.NewServing(":10357"),
+		Scheduling:                       schedulermanager.NewScheduling(),
 		Controllers:                      []string{"*"},
-		LeaderElect:                      true,
-		LeaderElectResourceName:          names.ControllerManagerLease,
-		LeaderElectResourceNamespace:     "karmada-system",
-		LeaseDuration:                    15 * time.Second,
-		RenewDeadline:                    10 * time.Second,
-		RetryPeriod:                      2 * time.Second,
-		MetricsBindAddress:               ":8080",
-		HealthProbeBindAddress:           ":10357",
-		ProfilingBindAddress:             ":6060",
-		KubeAPIQPS:                       40,
-		KubeAPIBurst:                     60,
 		ClusterAPIQPS:                    40,
 		ClusterAPIBurst:                  60,
 		ClusterStatusUpdateFrequency:     10 * time.Second,
@@ -154,32 +128,19 @@ func NewOptions() *Options {
 		ConcurrentTemplateSyncs:       5,
 		ConcurrentDependentSyncs:      2,
 		SkippedPropagatingNamespaces:  []string{"kube-.*"},
-		SchedulerName:                 "default-scheduler",
 		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
 		FeatureGates:                  commandline.NewFeatureGates(),
-		Estimator:                     accurate.NewOptions(),
 	}
 }
 
 // AddFlags registers the options on fs.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "Path to the control plane (karmada-apiserver) kubeconfig.")
+	o.Connection.AddFlags(fs, managerbase.ConnectionFlags{Target: "the control plane (karmada-apiserver)"})
+	o.LeaderElection.AddFlags(fs, "writes", "karmada-controller-manager")
+	o.Serving.AddFlags(fs, managerbase.ServingFlags{SecureMetrics: true, Pprof: true})
+	o.Scheduling.AddFlags(fs, schedulermanager.SchedulingFlags{SchedulerNameHelp: "The in-process scheduler takes bindings with this schedulerName."})
 	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, NewControllerRegistry().Usage())
-	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "Run leader election so that only one replica writes.")
-	fs.StringVar(&o.LeaderElectResourceName, "leader-elect-resource-name", o.LeaderElectResourceName, "Lease name; Karmada's by default, so Propel and karmada-controller-manager never lead at once.")
-	fs.StringVar(&o.LeaderElectResourceNamespace, "leader-elect-resource-namespace", o.LeaderElectResourceNamespace, "Lease namespace.")
-	fs.DurationVar(&o.LeaseDuration, "leader-elect-lease-duration", o.LeaseDuration, "Leader election lease duration.")
-	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", o.RenewDeadline, "Leader election renew deadline.")
-	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", o.RetryPeriod, "Leader election retry period.")
-	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress, "Prometheus metrics address; '0' disables.")
-	fs.BoolVar(&o.MetricsSecure, "metrics-secure", o.MetricsSecure, "Serve metrics over HTTPS to callers the control plane authenticates and authorizes (get on the non-resource URL /metrics). Off by default: plain HTTP to anyone, as Karmada serves them.")
-	fs.StringVar(&o.MetricsCertDir, "metrics-cert-dir", o.MetricsCertDir, "Directory with tls.crt and tls.key for --metrics-secure; empty generates a self-signed certificate.")
 	fs.BoolVar(&o.AllowHTTPMemberEndpoints, "allow-http-member-endpoints", o.AllowHTTPMemberEndpoints, "Reach Clusters whose apiEndpoint is http:// when they also set insecureSkipTLSVerification; otherwise such Clusters are refused (their bearer token would travel in clear text).")
-	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress, "Health probe address (/healthz, /readyz); '0' disables.")
-	fs.BoolVar(&o.EnablePprof, "enable-pprof", o.EnablePprof, "Serve net/http/pprof profiles on --profiling-bind-address.")
-	fs.StringVar(&o.ProfilingBindAddress, "profiling-bind-address", o.ProfilingBindAddress, "Address of the pprof endpoints when --enable-pprof is set.")
-	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "QPS to the control plane.")
-	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst to the control plane.")
 	fs.Float32Var(&o.ClusterAPIQPS, "cluster-api-qps", o.ClusterAPIQPS, "QPS to each member cluster.")
 	fs.IntVar(&o.ClusterAPIBurst, "cluster-api-burst", o.ClusterAPIBurst, "Burst to each member cluster.")
 	fs.DurationVar(&o.ClusterStatusUpdateFrequency, "cluster-status-update-frequency", o.ClusterStatusUpdateFrequency, "How often member cluster status is collected.")
@@ -210,11 +171,6 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.ConcurrentDependentSyncs, "concurrent-dependent-resource-syncs", o.ConcurrentDependentSyncs, "Dependent resources reconciled concurrently.")
 	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
 	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
-	fs.StringVar(&o.SchedulerName, "scheduler-name", o.SchedulerName, "The in-process scheduler takes bindings with this schedulerName.")
-	if o.Estimator == nil {
-		o.Estimator = accurate.NewOptions()
-	}
-	o.Estimator.AddFlags(fs)
 	if o.FeatureGates == nil {
 		o.FeatureGates = commandline.NewFeatureGates()
 	}

@@ -47,7 +47,7 @@ func TestMetricsPlainByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := metricsOptions(o)
+	m := o.MetricsOptions()
 	if m.SecureServing || m.FilterProvider != nil || m.BindAddress != ":8080" {
 		t.Fatalf("default metrics options: secure=%v filter=%v bind=%q, want Karmada's plain HTTP on :8080", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
 	}
@@ -55,7 +55,7 @@ func TestMetricsPlainByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m = metricsOptions(o)
+	m = o.MetricsOptions()
 	if !m.SecureServing || m.FilterProvider == nil || m.BindAddress != ":9443" {
 		t.Fatalf("--metrics-secure: secure=%v filter=%v bind=%q", m.SecureServing, m.FilterProvider != nil, m.BindAddress)
 	}

@@ -10,10 +10,10 @@ import (
 // setupWorkloadRebalancer starts the WorkloadRebalancer controller
 // (Karmada's "workloadRebalancer"; no gate).
 func setupWorkloadRebalancer(_ context.Context, c *Context) error {
-	return rebalancer.New().SetupWithManager(c.Manager)
+	return rebalancer.New(rebalancer.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }
 
 // setupRemedy starts the Remedy controller (Karmada's "remedy"; no gate).
 func setupRemedy(_ context.Context, c *Context) error {
-	return remedy.New().SetupWithManager(c.Manager)
+	return remedy.New(remedy.Deps{Client: c.Manager.GetClient()}).SetupWithManager(c.Manager)
 }

@@ -4,15 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/propel-mc/propel/pkg/apis"
 	"github.com/propel-mc/propel/pkg/index"
+	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
@@ -57,33 +52,12 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 	if err := validateFailoverFlags(o); err != nil {
 		return nil, nil, err
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := o.RESTConfig()
 	if err != nil {
-		return nil, nil, fmt.Errorf("load kubeconfig %q: %w", o.Kubeconfig, err)
-	}
-	cfg.QPS, cfg.Burst = o.KubeAPIQPS, o.KubeAPIBurst
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme: apis.Scheme,
-		// managedFields are never read; dropping them keeps the caches lean.
-		Cache:                         cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
-		Metrics:                       metricsOptions(o),
-		HealthProbeBindAddress:        o.HealthProbeBindAddress,
-		PprofBindAddress:              pprofAddress(o),
-		LeaderElection:                o.LeaderElect,
-		LeaderElectionID:              o.LeaderElectResourceName,
-		LeaderElectionNamespace:       o.LeaderElectResourceNamespace,
-		LeaseDuration:                 &o.LeaseDuration,
-		RenewDeadline:                 &o.RenewDeadline,
-		RetryPeriod:                   &o.RetryPeriod,
-		LeaderElectionReleaseOnCancel: true,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("create manager: %w", err)
-	}
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return nil, nil, err
 	}
-	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+	mgr, err := managerbase.NewManager(cfg, o.LeaderElection, o.Serving)
+	if err != nil {
 		return nil, nil, err
 	}
 	// Every field index, registered once before any controller (pkg/index).
@@ -110,25 +84,4 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		}
 	}
 	return mgr, c, nil
-}
-
-// metricsOptions serves metrics on --metrics-bind-address, over HTTPS with
-// controller-runtime's authentication and authorization filter when
-// --metrics-secure is on.
-func metricsOptions(o *Options) metricsserver.Options {
-	opts := metricsserver.Options{BindAddress: o.MetricsBindAddress}
-	if o.MetricsSecure {
-		opts.SecureServing = true
-		opts.FilterProvider = filters.WithAuthenticationAndAuthorization
-		opts.CertDir = o.MetricsCertDir
-	}
-	return opts
-}
-
-// pprofAddress is where controller-runtime serves pprof; "0" turns it off.
-func pprofAddress(o *Options) string {
-	if !o.EnablePprof {
-		return "0"
-	}
-	return o.ProfilingBindAddress
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
@@ -32,11 +31,10 @@ func Run(ctx context.Context, o *Options) error {
 	if o.ClusterName == "" {
 		return errors.New("--cluster-name is required")
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags(o.Master, o.Kubeconfig)
+	cfg, err := o.RESTConfig()
 	if err != nil {
-		return fmt.Errorf("load kubeconfig %q: %w", o.Kubeconfig, err)
+		return err
 	}
-	cfg.QPS, cfg.Burst = o.KubeAPIQPS, o.KubeAPIBurst
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return fmt.Errorf("member client: %w", err)

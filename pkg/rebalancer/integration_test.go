@@ -54,7 +54,7 @@ func TestWorkloadRebalancer(t *testing.T) {
 		if err := s.SetupWithManager(mgr); err != nil {
 			return err
 		}
-		return rebalancer.New().SetupWithManager(mgr)
+		return rebalancer.New(rebalancer.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)
 	}

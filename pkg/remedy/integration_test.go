@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	remedyv1alpha1 "github.com/propel-mc/propel/pkg/apis/remedy/v1alpha1"
@@ -41,7 +42,9 @@ func TestRemedy(t *testing.T) {
 	}
 	setDNS(ctx, t, c, "member1", metav1.ConditionTrue)
 	setDNS(ctx, t, c, "member2", metav1.ConditionTrue)
-	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), remedy.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
+		return remedy.New(remedy.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
+	}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -11,12 +11,15 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	appsv1 "k8s.io/api/apps/v1"
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -59,7 +62,12 @@ func TestCronFederatedHPA(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), cronfederatedhpa.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
+		return cronfederatedhpa.New(cronfederatedhpa.Deps{
+			Client:   mgr.GetClient(),
+			Recorder: recorder.For(mgr, names.CronFederatedHPAControllerName),
+		}).SetupWithManager(mgr)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	history := func(ctx context.Context, name string) (autoscalingv1alpha1.ExecutionHistory, error) {

@@ -38,8 +38,8 @@ func newSimulation(t *testing.T, cron *autoscalingv1alpha1.CronFederatedHPA, fhp
 		WithStatusSubresource(&autoscalingv1alpha1.CronFederatedHPA{}).Build()
 	s := &simulation{t: t, c: c, events: record.NewFakeRecorder(100), maxSteps: 1000,
 		clock: time.Date(2026, 11, 24, 12, 0, 30, 0, time.UTC), key: client.ObjectKeyFromObject(cron)}
-	s.r = New()
-	s.r.client, s.r.recorder, s.r.now = c, s.events, func() time.Time { return s.clock }
+	s.r = New(Deps{Client: c, Recorder: s.events})
+	s.r.now = func() time.Time { return s.clock }
 	return s
 }
 

@@ -42,15 +42,21 @@ type Reconciler struct {
 	client client.Client
 }
 
-// New returns the controller; SetupWithManager wires it.
-func New() *Reconciler { return &Reconciler{} }
+// Deps are the controller's collaborators.
+type Deps struct {
+	// Client reads from the manager's cache and writes to the control
+	// plane.
+	Client client.Client
+}
+
+// New returns the controller; SetupWithManager registers it.
+func New(deps Deps) *Reconciler { return &Reconciler{client: deps.Client} }
 
 // SetupWithManager registers the controller with mgr: updates of
 // Deployments labelled retain-replicas that gained the label or changed
 // spec.replicas or status.replicas (as in Karmada, creations and a restart
 // trigger nothing).
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
-	r.client = mgr.GetClient()
 	return builder.ControllerManagedBy(mgr).Named(names.DeploymentReplicasSyncerControllerName).
 		For(&appsv1.Deployment{}, builder.WithPredicates(replicasChanged())).
 		Complete(r)

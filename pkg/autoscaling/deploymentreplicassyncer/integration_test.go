@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -78,7 +79,9 @@ func TestSyncer(t *testing.T) {
 		err := c.Get(ctx, client.ObjectKeyFromObject(d), got)
 		return *got.Spec.Replicas, err
 	}
-	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), deploymentreplicassyncer.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
+		return deploymentreplicassyncer.New(deploymentreplicassyncer.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
+	}); err != nil {
 		t.Fatal(err)
 	}
 

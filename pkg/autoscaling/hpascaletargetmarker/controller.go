@@ -44,13 +44,19 @@ type Reconciler struct {
 	client client.Client
 }
 
-// New returns the controller; SetupWithManager wires it.
-func New() *Reconciler { return &Reconciler{} }
+// Deps are the controller's collaborators.
+type Deps struct {
+	// Client reads from the manager's cache and writes to the control
+	// plane.
+	Client client.Client
+}
+
+// New returns the controller; SetupWithManager registers it.
+func New(deps Deps) *Reconciler { return &Reconciler{client: deps.Client} }
 
 // SetupWithManager registers the controller with mgr, fed by the HPAs of
 // the control plane.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
-	r.client = mgr.GetClient()
 	return builder.TypedControllerManagedBy[mark](mgr).Named(names.HPAScaleTargetMarkerControllerName).
 		WatchesRawSource(source.TypedKind(mgr.GetCache(), &autoscalingv2.HorizontalPodAutoscaler{}, marks())).
 		Complete(r)

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/hpascaletargetmarker"
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -31,7 +32,9 @@ func TestMarker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), hpascaletargetmarker.New().SetupWithManager); err != nil {
+	if _, err := harness.RunManager(ctx, env.ControllerManagerConfig(), func(mgr manager.Manager) error {
+		return hpascaletargetmarker.New(hpascaletargetmarker.Deps{Client: mgr.GetClient()}).SetupWithManager(mgr)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	hpa := func(name, target string, claimed bool) *autoscalingv2.HorizontalPodAutoscaler {

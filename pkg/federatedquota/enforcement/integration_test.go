@@ -18,6 +18,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/controllermanager/recorder"
 	"github.com/propel-mc/propel/pkg/federatedquota/enforcement"
 	"github.com/propel-mc/propel/pkg/federatedquota/usage"
 	"github.com/propel-mc/propel/pkg/localenv"
@@ -87,7 +88,10 @@ func TestQuotaEnforcement(t *testing.T) {
 		if err := s.SetupWithManager(mgr); err != nil {
 			return err
 		}
-		return (&enforcement.Reconciler{SyncPeriod: time.Hour}).SetupWithManager(mgr)
+		return enforcement.New(enforcement.Deps{
+			Client:   mgr.GetClient(),
+			Recorder: recorder.For(mgr, names.FederatedResourceQuotaEnforcementControllerName),
+		}, enforcement.Options{SyncPeriod: time.Hour}).SetupWithManager(mgr)
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -42,15 +42,21 @@ type Reconciler struct {
 	client client.Client
 }
 
-// New returns the controller; SetupWithManager wires it.
-func New() *Reconciler { return &Reconciler{} }
+// Deps are the controller's collaborators.
+type Deps struct {
+	// Client reads from the manager's cache and writes to the control
+	// plane.
+	Client client.Client
+}
+
+// New returns the controller; SetupWithManager registers it.
+func New(deps Deps) *Reconciler { return &Reconciler{client: deps.Client} }
 
 // SetupWithManager registers the controller with mgr: Works labelled for
 // the ServiceExport path, and updates of Works labelled for the MCS path
 // (which catch the moment the ServiceExport labels are withdrawn from a
 // shared Work).
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
-	r.client = mgr.GetClient()
 	return builder.ControllerManagedBy(mgr).Named(names.EndpointSliceControllerName).
 		For(&workv1alpha1.Work{}, builder.WithPredicates(exportedSliceWorks())).
 		Complete(r)

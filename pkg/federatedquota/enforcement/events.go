@@ -1,0 +1,7 @@
+package enforcement
+
+// Event reasons (Karmada's).
+const (
+	EventReasonCollectOverallStatusSucceed = "CollectOverallStatusSucceed"
+	EventReasonCollectOverallStatusFailed  = "CollectOverallStatusFailed"
+)

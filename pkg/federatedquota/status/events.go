@@ -1,0 +1,7 @@
+package status
+
+// Event reasons (Karmada's).
+const (
+	EventReasonAggregateStatusSucceed = "AggregateStatusSucceed"
+	EventReasonAggregateStatusFailed  = "AggregateStatusFailed"
+)

@@ -1,0 +1,7 @@
+package syncer
+
+// Event reasons (Karmada's).
+const (
+	EventReasonSyncWorkSucceed = "SyncWorkSucceed"
+	EventReasonSyncWorkFailed  = "SyncWorkFailed"
+)

@@ -1,0 +1,7 @@
+package serviceimport
+
+// Event reasons (Karmada's), on the ServiceImport.
+const (
+	EventReasonSyncDerivedServiceSucceed = "SyncDerivedServiceSucceed"
+	EventReasonSyncDerivedServiceFailed  = "SyncDerivedServiceFailed"
+)
