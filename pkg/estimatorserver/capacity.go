@@ -5,7 +5,6 @@ import (
 	"math"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcehelper "k8s.io/component-helpers/resource"
 )
 
 // nodeCapacity is what is left on one node.
@@ -13,33 +12,6 @@ type nodeCapacity struct {
 	node *corev1.Node
 	free map[corev1.ResourceName]int64
 	pods int64
-}
-
-// capacities computes every node's free capacity from its allocatable and
-// the requests of its unfinished pods.
-func capacities(ctx context.Context, nodes []*corev1.Node, podsOn func(node string) []*corev1.Pod) ([]nodeCapacity, error) {
-	out := make([]nodeCapacity, 0, len(nodes))
-	for _, n := range nodes {
-		if err := interrupted(ctx); err != nil {
-			return nil, err
-		}
-		c := nodeCapacity{node: n, free: map[corev1.ResourceName]int64{}}
-		for name, q := range n.Status.Allocatable {
-			c.free[name] = amount(name, q)
-		}
-		c.pods = c.free[corev1.ResourcePods]
-		for _, p := range podsOn(n.Name) {
-			if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-				continue
-			}
-			c.pods--
-			for name, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
-				c.free[name] -= amount(name, q)
-			}
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 // fit is how many replicas needing r the node still holds.

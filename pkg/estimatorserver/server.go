@@ -26,9 +26,6 @@ import (
 	"github.com/propel-mc/propel/pkg/estimatorwire/service"
 )
 
-// podNodeIndex indexes pods by spec.nodeName ("" for unassigned pods).
-const podNodeIndex = "nodeName"
-
 // Estimator answers the estimator RPCs for one member cluster from
 // informers over its Nodes and unfinished Pods.
 type Estimator struct {
@@ -37,7 +34,11 @@ type Estimator struct {
 	factory informers.SharedInformerFactory
 	nodes   corelisters.NodeLister
 	pods    cache.SharedIndexInformer
-	now     func() time.Time
+	// usage is every node's usage, kept by the pod informer's events.
+	usage *usageLedger
+	// usageSynced reports when usage has seen the pods' first list.
+	usageSynced cache.InformerSynced
+	now         func() time.Time
 	// running tracks the pod informer started by Start.
 	running sync.WaitGroup
 
@@ -52,17 +53,18 @@ func New(cluster string, kube kubernetes.Interface) *Estimator {
 	nodes := factory.Core().V1().Nodes()
 	nodes.Informer()
 	pods := coreinformers.NewFilteredPodInformer(kube, metav1.NamespaceAll, 0,
-		cache.Indexers{
-			podNodeIndex:         func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Spec.NodeName}, nil },
-			cache.NamespaceIndex: cache.MetaNamespaceIndexFunc,
-		},
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		func(o *metav1.ListOptions) {
 			o.FieldSelector = fields.AndSelectors(
 				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
 				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed)),
 			).String()
 		})
-	return &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods, now: time.Now}
+	_ = pods.SetTransform(slimPod) // cannot fail: the informer has not started
+	usage := newUsageLedger()
+	registration, _ := pods.AddEventHandler(usage.handler())
+	return &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods,
+		usage: usage, usageSynced: registration.HasSynced, now: time.Now}
 }
 
 // Start runs the informers until ctx ends and waits for their first list.
@@ -74,7 +76,7 @@ func (e *Estimator) Start(ctx context.Context) error {
 			return fmt.Errorf("cluster %s: %v informer did not sync", e.cluster, typ)
 		}
 	}
-	if !cache.WaitForCacheSync(ctx.Done(), e.pods.HasSynced) {
+	if !cache.WaitForCacheSync(ctx.Done(), e.pods.HasSynced, e.usageSynced) {
 		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
 	}
 	return nil
@@ -111,14 +113,13 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 		}
 		return 0
 	})
-	return capacities(ctx, nodes, func(node string) []*corev1.Pod {
-		objs, _ := e.pods.GetIndexer().ByIndex(podNodeIndex, node)
-		pods := make([]*corev1.Pod, 0, len(objs))
-		for _, o := range objs {
-			pods = append(pods, o.(*corev1.Pod))
+	out := make([]nodeCapacity, 0, len(nodes))
+	e.usage.read(func() {
+		for _, n := range nodes {
+			out = append(out, e.usage.freeOn(n))
 		}
-		return pods
 	})
+	return out, interrupted(ctx)
 }
 
 // deductAssumed packs the assumed workloads onto nodes.
