@@ -20,7 +20,9 @@ import (
 	"github.com/propel-mc/propel/pkg/status/templatestatus"
 )
 
-type recordedItems struct{ items []workv1alpha2.AggregatedStatusItem }
+type recordedItems struct {
+	items []workv1alpha2.AggregatedStatusItem
+}
 
 func (r *recordedItems) Sync(_ context.Context, _ workv1alpha2.ObjectReference, items []workv1alpha2.AggregatedStatusItem) (templatestatus.Result, error) {
 	r.items = items
