@@ -212,12 +212,14 @@ func (d *Distributor) inheritPolicies(ctx context.Context, attached, current *wo
 		attached.Spec.ConflictResolution = policyv1alpha1.ConflictOverwrite
 	}
 	attached.Spec.PreserveResourcesOnDeletion = ptr.To(preserve)
+	// The hints are Karmada's wire text (its e2e suite matches them); the
+	// values taken are Overwrite and true.
 	var conflicts []string
 	if overwrite && abort {
-		conflicts = append(conflicts, "conflictResolution Overwrite and Abort, using Overwrite")
+		conflicts = append(conflicts, "ConflictResolution conflicted (Overwrite vs Abort)")
 	}
 	if preserve && keep {
-		conflicts = append(conflicts, "preserveResourcesOnDeletion true and false, using true")
+		conflicts = append(conflicts, "PreserveResourcesOnDeletion conflicted (true vs false)")
 	}
 	if len(conflicts) > 0 {
 		// Karmada's message prefix, which its e2e suite matches on.

@@ -2,7 +2,6 @@ package dependencies
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,7 +16,7 @@ import (
 
 // TestDependencyPolicyConflictEvent: referrers that disagree make the
 // attached binding take Overwrite and preservation, and the Warning event
-// has Karmada's reason and message prefix.
+// has Karmada's reason and message.
 func TestDependencyPolicyConflictEvent(t *testing.T) {
 	referrer := func(name string, cr policyv1alpha1.ConflictResolution, preserve bool) *workv1alpha2.ResourceBinding {
 		return &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
@@ -36,8 +35,12 @@ func TestDependencyPolicyConflictEvent(t *testing.T) {
 	}
 	select {
 	case e := <-rec.Events:
-		if !strings.HasPrefix(e, "Warning DependencyPolicyConflict Dependency policy conflict detected: ") {
-			t.Errorf("event %q", e)
+		// The whole message, hints included: Karmada's e2e suite matches
+		// both hints.
+		want := "Warning DependencyPolicyConflict Dependency policy conflict detected: " +
+			"ConflictResolution conflicted (Overwrite vs Abort); PreserveResourcesOnDeletion conflicted (true vs false)."
+		if e != want {
+			t.Errorf("event %q\nwant  %q", e, want)
 		}
 	default:
 		t.Fatal("no DependencyPolicyConflict event")

@@ -44,6 +44,16 @@ func TestPropagateDepsCarriesConfigMap(t *testing.T) {
 		}
 		return got.Data["k"] == "v", nil
 	}, harness.Timeout(2*time.Minute), harness.LogsIn(env.LogDir))
+	// The attached binding is never scheduled; its Work's status still
+	// reaches it (Karmada's migration spec waits for Applied on it).
+	harness.Eventually(t, "the attached binding reports its Work applied", func(ctx context.Context) (bool, error) {
+		rb := &workv1alpha2.ResourceBinding{}
+		if err := env.Client.Get(ctx, attachedKey, rb); err != nil {
+			return false, err
+		}
+		items := rb.Status.AggregatedStatus
+		return len(items) == 1 && items[0].ClusterName == "member1" && items[0].Applied, nil
+	}, harness.Timeout(time.Minute), harness.LogsIn(env.LogDir))
 	// The events Karmada's e2e suite reads along the way, on the objects
 	// it reads them on.
 	work := workOf("member1", "Deployment", name, "default")

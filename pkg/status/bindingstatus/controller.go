@@ -1,6 +1,8 @@
 // Package bindingstatus owns the binding status controllers
 // (resource-binding-status-controller and
 // cluster-resource-binding-status-controller). For each scheduled binding
+// (and for each binding of a dependency, whose Works follow the bindings
+// that require it without it being scheduled)
 // they collect the status of its Works into status.aggregatedStatus
 // (sorted by cluster) and the FullyApplied condition, then have the
 // resource interpreter aggregate those items into the resource template's

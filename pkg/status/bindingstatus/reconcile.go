@@ -38,7 +38,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	spec, status := binding.BindingSpec(), binding.BindingStatus()
-	if !binding.GetDeletionTimestamp().IsZero() || status.LastScheduledTime == nil {
+	// No lastScheduledTime check here (only in the predicate on binding
+	// events): the binding of a dependency is never scheduled, its Works
+	// follow the bindings that require it, and their status counts.
+	if !binding.GetDeletionTimestamp().IsZero() {
 		return reconcile.Result{}, nil
 	}
 	if workv1alpha2.PermanentID(binding) == "" {
