@@ -27,7 +27,7 @@ func newRootCommand() *cobra.Command {
 	}
 	cp.addFlags(root.PersistentFlags())
 	registerFlagCompletions(root, cp)
-	root.AddCommand(newJoinCommand(), newUnjoinCommand(), newInterpretCommand(cp), newLocalUpCommand(), newLocalDownCommand(), newDemoCommand(),
+	root.AddCommand(newJoinCommand(cp), newUnjoinCommand(cp), newInterpretCommand(cp), newLocalUpCommand(), newLocalDownCommand(), newDemoCommand(),
 		newTraceCommand(cp), newExplainCommand(cp), newVersionCommand(cp))
 	return root
 }

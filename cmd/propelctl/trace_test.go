@@ -49,7 +49,7 @@ func TestTraceAndReplayRejectBadArguments(t *testing.T) {
 // the root, and karmadactl's --karmada-context.
 func TestControlPlaneFlagsArePersistent(t *testing.T) {
 	root := newRootCommand()
-	for _, name := range []string{"trace", "explain", "interpret", "version"} {
+	for _, name := range []string{"trace", "explain", "interpret", "version", "join", "unjoin"} {
 		cmd, _, err := root.Find([]string{name})
 		if err != nil {
 			t.Fatal(err)
