@@ -118,7 +118,7 @@ func TestAgainstControlPlane(t *testing.T) {
 			t.Errorf("jsonpath printed %q", out)
 		}
 		var x struct {
-			SchemaVersion string `json:"schemaVersion"`
+			SchemaVersion string                `json:"schemaVersion"`
 			Template      struct{ Kind string } `json:"template"`
 		}
 		if err := yaml.Unmarshal([]byte(mustRun("trace", "deployment/nginx", "--context", "team", "-o", "yaml")), &x); err != nil {
