@@ -34,7 +34,25 @@ type interpretOptions struct {
 	replay                                replayOptions
 }
 
-func newInterpretCommand() *cobra.Command {
+const interpretExample = `  # Run a customization's replica rule on a local object
+  propelctl interpret -f customization.yaml --operation interpretReplica --desired-file deployment.yaml
+
+  # Aggregate member statuses read from stdin, as JSON
+  propelctl interpret -f customization.yaml --operation aggregateStatus --desired-file deployment.yaml --status-file - -o json < status.yaml
+
+  # Compile every rule of the built-in interpreters
+  propelctl interpret --check
+
+  # The kinds and operations Propel's built-in interpreters cover
+  propelctl interpret --list-builtin
+
+  # Try a new customization on the live objects of the context's namespace
+  propelctl interpret --replay -f customization.yaml
+
+  # ... of every namespace, with member copies, and list the changed objects
+  propelctl interpret --replay -f customization.yaml -A --observed -o jsonpath='{range .objects[?(@.outcome=="changed")]}{.name}{"\n"}{end}'`
+
+func newInterpretCommand(cp *controlPlaneFlags) *cobra.Command {
 	o := &interpretOptions{}
 	cmd := &cobra.Command{
 		Use:   "interpret [-f CUSTOMIZATION.yaml] (--operation OP | --check | --list-builtin)",
@@ -55,8 +73,9 @@ operations of a webhook not registered yet) with the new and with the
 active configuration, and prints per object and operation the answering
 layers, the differences and the errors, then "N objects: a same,
 b changed, c error". It exits non-zero when the new configuration errs.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+		Example: interpretExample,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd, cp) },
 	}
 	f := cmd.Flags()
 	f.StringSliceVarP(&o.files, "filename", "f", nil, "Files containing ResourceInterpreterCustomizations (YAML or JSON). Without it, the built-in and native interpreters answer.")
@@ -67,17 +86,20 @@ b changed, c error". It exits non-zero when the new configuration errs.`,
 	f.Int64Var(&o.desiredReplica, "desired-replica", 0, "Replicas for reviseReplica.")
 	f.BoolVar(&o.check, "check", false, "Compile every rule and print PASS, UNSET or ERROR per rule.")
 	f.BoolVar(&o.listBuiltin, "list-builtin", false, "Print the kinds Propel's built-in interpreters cover and their operations.")
-	f.StringVarP(&o.output, "output", "o", "yaml", "Output format: yaml or json (with --replay: text or json; yaml means text).")
+	f.StringVarP(&o.output, "output", "o", "", "Output format: yaml (the default) or json; with --replay: text (the default), json, yaml, name, jsonpath=..., go-template=... (kubectl's printers).")
 	o.replay.addFlags(f)
 	return cmd
 }
 
-func (o *interpretOptions) run(cmd *cobra.Command) error {
+func (o *interpretOptions) run(cmd *cobra.Command, cp *controlPlaneFlags) error {
 	if o.replay.enabled {
-		return o.runReplay(cmd)
+		return o.runReplay(cmd, cp)
+	}
+	if o.output == "" {
+		o.output = "yaml"
 	}
 	if o.output != "yaml" && o.output != "json" {
-		return fmt.Errorf("unknown output format %q (want yaml or json)", o.output)
+		return fmt.Errorf("unknown output format %q: allowed formats are yaml, json (with --replay: %s)", o.output, strings.Join(reportOutputOf(new(string)).allowed(), ", "))
 	}
 	if o.listBuiltin {
 		if len(o.files) > 0 {

@@ -49,7 +49,7 @@ spec:
 // runInterpret runs `propelctl interpret args...` and returns stdout.
 func runInterpret(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	cmd := newInterpretCommand()
+	cmd := newInterpretCommand(newControlPlaneFlags())
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)

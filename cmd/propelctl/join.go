@@ -22,8 +22,8 @@ func loadConfig(kubeconfig, context string) (*rest.Config, error) {
 	return cfg, nil
 }
 
-func newJoinCommand() *cobra.Command {
-	var kubeconfig, kubeContext, clusterKubeconfig, clusterContext string
+func newJoinCommand(controlPlane *controlPlaneFlags) *cobra.Command {
+	var clusterKubeconfig, clusterContext string
 	var opts join.Options
 	cmd := &cobra.Command{
 		Use:   "join CLUSTER_NAME --cluster-kubeconfig=FILE",
@@ -31,7 +31,7 @@ func newJoinCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
-			cp, err := loadConfig(kubeconfig, kubeContext)
+			cp, err := controlPlane.restConfig()
 			if err != nil {
 				return err
 			}
@@ -47,8 +47,6 @@ func newJoinCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&kubeconfig, "kubeconfig", "", "Control plane kubeconfig.")
-	f.StringVar(&kubeContext, "karmada-context", "", "Context in the control plane kubeconfig.")
 	f.StringVar(&clusterKubeconfig, "cluster-kubeconfig", "", "Member cluster kubeconfig.")
 	f.StringVar(&clusterContext, "cluster-context", "", "Context in the member kubeconfig.")
 	f.StringVar(&opts.Provider, "cluster-provider", "", "Provider of the member cluster.")
@@ -58,14 +56,14 @@ func newJoinCommand() *cobra.Command {
 	return cmd
 }
 
-func newUnjoinCommand() *cobra.Command {
-	var kubeconfig, kubeContext string
+func newUnjoinCommand(controlPlane *controlPlaneFlags) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "unjoin CLUSTER_NAME",
-		Short: "Remove a member cluster from the control plane; what it runs stays",
-		Args:  cobra.ExactArgs(1),
+		Use:               "unjoin CLUSTER_NAME",
+		Short:             "Remove a member cluster from the control plane; what it runs stays",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeClusterNames(controlPlane),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cp, err := loadConfig(kubeconfig, kubeContext)
+			cp, err := controlPlane.restConfig()
 			if err != nil {
 				return err
 			}
@@ -76,7 +74,5 @@ func newUnjoinCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "Control plane kubeconfig.")
-	cmd.Flags().StringVar(&kubeContext, "karmada-context", "", "Context in the control plane kubeconfig.")
 	return cmd
 }

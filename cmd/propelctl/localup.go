@@ -12,7 +12,15 @@ func newLocalUpCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "local-up",
 		Short: "Run a local control plane, member clusters, propel-controller-manager and propel-scheduler until Ctrl-C",
-		Args:  cobra.NoArgs,
+		Example: `  # A control plane and three members under ~/.propel/local-up (until Ctrl-C)
+  propelctl local-up
+
+  # One member, from a clean state directory
+  propelctl local-up --members 1 --fresh
+
+  # With Karmada's webhook and aggregated API server beside Propel
+  propelctl local-up --karmada-bin-dir ./karmada/_output/bin`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Out = cmd.OutOrStdout()
 			return localup.Run(ctrl.SetupSignalHandler(), o)
@@ -32,7 +40,12 @@ func newLocalDownCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "local-down",
 		Short: "Stop a running local-up",
-		Args:  cobra.NoArgs,
+		Example: `  # Stop the local-up of the default state directory
+  propelctl local-down
+
+  # Stop the one of another directory
+  propelctl local-down --dir /tmp/propel-local`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return localup.Down(dir, cmd.OutOrStdout())
 		},
@@ -46,7 +59,9 @@ func newDemoCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Apply the seed scenarios to a running local-up and print what runs where",
-		Args:  cobra.NoArgs,
+		Example: `  # In a second terminal while propelctl local-up runs
+  propelctl demo`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return localup.Demo(cmd.Context(), dir, cmd.OutOrStdout())
 		},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/propel-mc/propel/pkg/controlplaneclient"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter/replay"
@@ -19,8 +18,7 @@ import (
 // replayOptions are the flags of interpret --replay.
 type replayOptions struct {
 	enabled                 bool
-	kubeconfig, kubeContext string
-	kind, namespace         string
+	kind                    string
 	allNamespaces, observed bool
 	webhookURL, webhookCA   string
 	webhookOperations       []string
@@ -30,11 +28,8 @@ type replayOptions struct {
 
 func (r *replayOptions) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&r.enabled, "replay", false, "Replay the -f customizations (or --webhook-url) on the live objects of a control plane against the active configuration.")
-	f.StringVar(&r.kubeconfig, "kubeconfig", "", "Control plane kubeconfig (with --replay).")
-	f.StringVar(&r.kubeContext, "karmada-context", "", "Context in the control plane kubeconfig (with --replay).")
 	f.StringVar(&r.kind, "kind", "", "Replay only this target kind (required with --webhook-url).")
-	f.StringVarP(&r.namespace, "namespace", "n", "default", "Namespace of the templates to replay on.")
-	f.BoolVarP(&r.allNamespaces, "all-namespaces", "A", false, "Replay on the templates of every namespace.")
+	f.BoolVarP(&r.allNamespaces, "all-namespaces", "A", false, "Replay on the templates of every namespace instead of -n's (default: the context's).")
 	f.BoolVar(&r.observed, "observed", false, "Also replay Retain, InterpretStatus and InterpretHealth on the member copies of the templates.")
 	f.StringVar(&r.webhookURL, "webhook-url", "", "Try the interpreter webhook at this URL instead of -f customizations.")
 	f.StringVar(&r.webhookCA, "webhook-ca-file", "", "CA bundle (PEM) of --webhook-url.")
@@ -47,13 +42,12 @@ func (r *replayOptions) addFlags(f *pflag.FlagSet) {
 // with errors.
 var errReplayFailed = errors.New("the new configuration fails on some objects")
 
-func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
+func (o *interpretOptions) runReplay(cmd *cobra.Command, cp *controlPlaneFlags) error {
 	r := &o.replay
-	if o.output == "yaml" {
-		o.output = "text"
-	}
-	if o.output != "text" && o.output != "json" {
-		return fmt.Errorf("unknown output format %q (want text or json)", o.output)
+	output := reportOutputOf(&o.output)
+	printer, err := output.printer()
+	if err != nil {
+		return err
 	}
 	c := replay.Candidate{Kind: r.kind, WebhookURL: r.webhookURL}
 	switch {
@@ -83,19 +77,17 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
 	default:
 		return errors.New("--replay needs -f CUSTOMIZATION.yaml or --webhook-url")
 	}
-	cfg, err := loadConfig(r.kubeconfig, r.kubeContext)
+	ns := ""
+	if !r.allNamespaces {
+		if ns, err = cp.namespace(); err != nil {
+			return err
+		}
+	}
+	clients, err := cp.clients()
 	if err != nil {
 		return err
 	}
-	cp, err := controlplaneclient.New(cfg)
-	if err != nil {
-		return err
-	}
-	ns := r.namespace
-	if r.allNamespaces {
-		ns = ""
-	}
-	rep, err := replay.Live(cmd.Context(), cp, c, replay.LiveOptions{
+	rep, err := replay.Live(cmd.Context(), clients, c, replay.LiveOptions{
 		Options:    replay.Options{Namespace: ns, Observed: r.observed},
 		Precedence: resourceinterpreter.Precedence(r.precedence), MemberTimeout: r.memberTimeout,
 	})
@@ -103,10 +95,8 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	if o.output == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
+	if printer != nil {
+		err = output.print(printer, out, rep, replayedObjects(rep))
 	} else {
 		err = replay.WriteText(out, rep)
 	}
@@ -117,4 +107,16 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
 		return errReplayFailed
 	}
 	return nil
+}
+
+// replayedObjects are the templates of rep, for -o name; member copies
+// (with --observed) share their template's name and are left out.
+func replayedObjects(rep *replay.Report) []*unstructured.Unstructured {
+	var out []*unstructured.Unstructured
+	for _, obj := range rep.Objects {
+		if obj.Cluster == "" {
+			out = append(out, namedObject(obj.APIVersion, obj.Kind, obj.Namespace, obj.Name))
+		}
+	}
+	return out
 }

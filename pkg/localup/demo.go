@@ -82,11 +82,11 @@ func Demo(ctx context.Context, dir string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", s.title, err)
 		}
 	}
-	fmt.Fprintf(out, "\n== propelctl explain deployment/nginx -n default --kubeconfig %s\n", filepath.Join(dir, "karmada.kubeconfig"))
+	fmt.Fprintf(out, "\n== propelctl trace deployment/nginx -n default --kubeconfig %s\n", filepath.Join(dir, "karmada.kubeconfig"))
 	return d.explainNginx(ctx)
 }
 
-// explainNginx ends the demo with what `propelctl explain` shows of the
+// explainNginx ends the demo with what `propelctl trace` shows of the
 // nginx Deployment.
 func (d *demo) explainNginx(ctx context.Context) error {
 	cp, err := controlplaneclient.New(d.cpCfg)

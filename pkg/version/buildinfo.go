@@ -17,8 +17,15 @@ var buildDate string
 const unknown = "unknown"
 
 func init() {
+	metrics.Registry.MustRegister(buildInfoCollector(BuildLabels()))
+}
+
+// BuildLabels are this binary's karmada_build_info labels (git_version,
+// git_commit, build_date, go_version, platform, ...), for a command that
+// prints them beside another component's.
+func BuildLabels() map[string]string {
 	info, _ := debug.ReadBuildInfo()
-	metrics.Registry.MustRegister(buildInfoCollector(buildLabels(Get(), buildDate, info)))
+	return buildLabels(Get(), buildDate, info)
 }
 
 // buildInfoCollector is karmada_build_info: a gauge always 1 whose const
