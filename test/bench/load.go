@@ -13,7 +13,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/localenv"
 )
 
@@ -251,4 +253,25 @@ feed:
 	close(jobs)
 	wg.Wait()
 	return first
+}
+
+// reportClusterSummary prints what Propel's cluster status made of the
+// first member's nodes and pods (node counts, allocatable and allocated
+// resources), to show that the loaded objects count as a real cluster's.
+func reportClusterSummary(ctx context.Context, c client.Client, member string) error {
+	var cl clusterv1alpha1.Cluster
+	if err := c.Get(ctx, client.ObjectKey{Name: member}, &cl); err != nil {
+		return fmt.Errorf("cluster %s: %w", member, err)
+	}
+	st := cl.Status
+	if st.NodeSummary == nil || st.ResourceSummary == nil {
+		fmt.Printf("\nCluster %s has no node or resource summary.\n", member)
+		return nil
+	}
+	rs := st.ResourceSummary
+	fmt.Printf("\nCluster %s status: %d nodes, %d ready; allocatable cpu %s, memory %s, pods %s; allocated cpu %s, memory %s, pods %s.\n",
+		member, st.NodeSummary.TotalNum, st.NodeSummary.ReadyNum,
+		rs.Allocatable.Cpu(), rs.Allocatable.Memory(), rs.Allocatable.Pods(),
+		rs.Allocated.Cpu(), rs.Allocated.Memory(), rs.Allocated.Pods())
+	return nil
 }

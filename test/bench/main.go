@@ -217,6 +217,11 @@ func run(cfg config) error {
 	schedule, endToEnd := obs.latencies(r.createdAt)
 	r.schedule, r.endToEnd = distributionOf(schedule).scaled(1000), distributionOf(endToEnd)
 	r.report(before, after)
+	if cfg.nodes > 0 {
+		if err := reportClusterSummary(ctx, env.Client, memberName(1)); err != nil {
+			return err
+		}
+	}
 	if cfg.idle > 0 {
 		if r.idle, err = measureIdle(ctx, env, cm, cfg.idle); err != nil {
 			return fmt.Errorf("idle: %w", err)
