@@ -27,6 +27,7 @@ type APIServer struct {
 	Process *Process
 
 	args   []string
+	env    []string
 	logDir string
 }
 
@@ -46,7 +47,25 @@ var controlPlaneArgs = []string{
 // defaults): every default admission plugin on.
 var memberArgs = []string{"--authorization-mode=Node,RBAC"}
 
-func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs []string) (*APIServer, error) {
+// lowMemoryMemberArgs trade a member API server's caches for memory, so
+// that tens of members fit on one machine (MemberOptions.LowMemory): no
+// watch cache (lists and watches are served from etcd, which the members
+// share), fewer requests in flight (each holds its buffers) and a lower
+// event TTL. Admission stays as a plain cluster's.
+var lowMemoryMemberArgs = []string{
+	"--watch-cache=false",
+	"--max-requests-inflight=100",
+	"--max-mutating-requests-inflight=50",
+	"--event-ttl=10m",
+	"--profiling=false",
+}
+
+// lowMemoryMemberEnv makes the member API server's Go runtime collect
+// garbage earlier: GOGC=50 keeps the heap at 1.5x live instead of 2x, and
+// the soft limit makes the runtime collect harder before growing past it.
+var lowMemoryMemberEnv = []string{"GOGC=50", "GOMEMLIMIT=256MiB"}
+
+func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs, env []string) (*APIServer, error) {
 	var err error
 	if port == 0 {
 		if port, err = FreePort(); err != nil {
@@ -77,6 +96,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 		CAPEM:      pki.CAPEM,
 		Kubeconfig: filepath.Join(dir, name+".kubeconfig"),
 		logDir:     logDir,
+		env:        env,
 		args: []string{
 			"--etcd-servers=" + etcd.URL,
 			"--etcd-prefix=/" + name,
@@ -119,7 +139,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 // Start (re)starts the API server process with its original flags and waits
 // for /readyz; tests use Stop and Start to take a member down and back.
 func (s *APIServer) Start(ctx context.Context) error {
-	proc, err := StartProcess(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.logDir)
+	proc, err := StartProcessWithEnv(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.env, s.logDir)
 	if err != nil {
 		return err
 	}

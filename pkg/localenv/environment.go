@@ -70,7 +70,7 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if env.Etcd, err = startEtcd(ctx, opts.Dir, env.LogDir, opts.EtcdPort); err != nil {
 		return env, err
 	}
-	if env.ControlPlane, err = startAPIServer(ctx, "karmada", env.PKI, env.Etcd, opts.Dir, env.LogDir, opts.ControlPlanePort, controlPlaneArgs); err != nil {
+	if env.ControlPlane, err = startAPIServer(ctx, "karmada", env.PKI, env.Etcd, opts.Dir, env.LogDir, opts.ControlPlanePort, controlPlaneArgs, nil); err != nil {
 		return env, err
 	}
 	if err = InstallCRDs(ctx, env.ControlPlane.Config, opts.CRDs); err != nil {

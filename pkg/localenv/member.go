@@ -36,6 +36,10 @@ type MemberOptions struct {
 	// Metrics (with Workloads) serves metrics.k8s.io from a real
 	// metrics-server scraping kwok's simulated pod usage (metrics.go).
 	Metrics bool
+	// LowMemory runs the member's API server without watch cache and with
+	// a tighter Go heap, for benchmarks with tens of members on one
+	// machine; see lowMemoryMemberArgs.
+	LowMemory bool
 }
 
 // Member is a member cluster: an API server and, with Workloads, the
@@ -55,7 +59,11 @@ type Member struct {
 const kwokNodeAnnotation = "kwok.x-k8s.io/node"
 
 func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
-	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port, memberArgs)
+	args, env := memberArgs, []string(nil)
+	if opts.LowMemory {
+		args, env = append(append([]string{}, memberArgs...), lowMemoryMemberArgs...), lowMemoryMemberEnv
+	}
+	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port, args, env)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,12 @@ type Process struct {
 // dies with its parent (Pdeathsig) so an interrupted test or local-up leaves
 // nothing running.
 func StartProcess(name, bin string, args []string, logDir string) (*Process, error) {
+	return StartProcessWithEnv(name, bin, args, nil, logDir)
+}
+
+// StartProcessWithEnv is StartProcess with env (KEY=value) added to the
+// parent's environment, e.g. a Go runtime's GOGC or GOMEMLIMIT.
+func StartProcessWithEnv(name, bin string, args, env []string, logDir string) (*Process, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%s: binary %s is missing (run hack/testbin.sh): %w", name, bin, err)
 	}
@@ -37,6 +43,9 @@ func StartProcess(name, bin string, args []string, logDir string) (*Process, err
 	fmt.Fprintf(logFile, "=== %s %s %s\n", time.Now().Format(time.RFC3339), bin, strings.Join(args, " "))
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -37,6 +38,7 @@ import (
 
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 
@@ -52,6 +54,12 @@ func main() {
 	flag.StringVar(&cfg.apiserverProfile, "apiserver-profile", "", "write a 30 s CPU profile of the control-plane kube-apiserver, taken 20 s after the first Deployment is created, to this file")
 	flag.BoolVar(&cfg.failover, "failover", false, "measure cluster failover instead: N two-replica Deployments on member1 and member2 (3 members with real workloads), then member1's API server stops; time to taint, evict, Ready elsewhere and end of the eviction tasks, and control-plane writes per evicted binding (add --resource-eviction-rate=... to -cm-args to raise Karmada's 0.5/s)")
 	flag.StringVar(&cfg.pprof, "pprof", "", "serve the controller manager's pprof on this address (e.g. 127.0.0.1:6060)")
+	flag.IntVar(&cfg.nodes, "nodes", 0, "Node objects to create on every member before Propel starts (Ready, with capacity and topology labels, as kwok leaves them; no kubelet)")
+	flag.IntVar(&cfg.pods, "pods", 0, fmt.Sprintf("Running Pod objects to create on every member, bound to the -nodes round robin (at most %d per node)", podsPerNode))
+	flag.IntVar(&cfg.loadWorkers, "load-workers", 32, "requests in flight per member while creating -nodes and -pods")
+	flag.StringVar(&cfg.placement, "placement", placementAll, "all: one policy, every Deployment to every member; subset: each Deployment to 5..50 pseudo-random members (one policy per group, at most 100 groups); mixed: subsets, Duplicated and weighted Divided policies in turn")
+	flag.DurationVar(&cfg.idle, "idle", 0, "after every binding is aggregated, stay idle this long and report the requests Propel makes per member per minute (0: skip)")
+	flag.BoolVar(&cfg.lowMemoryMembers, "low-memory-members", false, "run the member API servers without watch cache and with a tighter Go heap, so that tens of members fit on one machine")
 	flag.StringVar(&cfg.cmBin, "cm-bin", "", "run this propel-controller-manager binary instead of building the working tree's (to compare two builds on one machine)")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -62,6 +70,11 @@ func main() {
 
 type config struct {
 	n, members, policies int
+	nodes, pods          int
+	loadWorkers          int
+	placement            string
+	idle                 time.Duration
+	lowMemoryMembers     bool
 	timeout              time.Duration
 	bindingStage         bool
 	templateStatus       bool
@@ -84,9 +97,15 @@ func run(cfg config) error {
 	if cfg.failover {
 		return runFailover(ctx, cfg, dir)
 	}
+	if err := validPlacement(cfg.placement); err != nil {
+		return err
+	}
+	if err := validLoad(cfg.nodes, cfg.pods); err != nil {
+		return err
+	}
 	var ms []localenv.MemberOptions
 	for i := 1; i <= cfg.members; i++ {
-		ms = append(ms, localenv.MemberOptions{Name: fmt.Sprintf("member%d", i)})
+		ms = append(ms, localenv.MemberOptions{Name: memberName(i), LowMemory: cfg.lowMemoryMembers})
 	}
 	fmt.Fprintf(os.Stderr, "bench: starting a control plane and %d members\n", cfg.members)
 	env, err := harness.Start(ctx, filepath.Join(dir, "env"), harness.Options{Members: ms})
@@ -94,7 +113,18 @@ func run(cfg config) error {
 		return err
 	}
 	defer env.Stop()
-	obs := newObserver(cfg.members)
+	loadTime, err := loadMembers(ctx, env.Members, cfg.nodes, cfg.pods, cfg.loadWorkers)
+	if err != nil {
+		return err
+	}
+	if loadTime > 0 {
+		fmt.Fprintf(os.Stderr, "bench: members loaded in %.1f s\n", loadTime.Seconds())
+	}
+	clusters := cfg.members // every binding goes to every member
+	if cfg.placement != placementAll {
+		clusters = 0 // as many as each binding is scheduled to
+	}
+	obs := newObserver(clusters)
 	if err := obs.start(ctx, env.ControlPlane.Config); err != nil {
 		return err
 	}
@@ -127,11 +157,11 @@ func run(cfg config) error {
 	if err := createDecoyPolicies(ctx, env.Client, cfg.policies-1); err != nil {
 		return err
 	}
-	r := result{cfg: cfg, start: time.Now()}
+	r := result{cfg: cfg, start: time.Now(), load: loadTime}
 	if cfg.apiserverProfile != "" {
 		go profileAPIServer(ctx, env.ControlPlane.Config, cfg.apiserverProfile, 20*time.Second, 30)
 	}
-	if err := createWorkload(ctx, env.Client, cfg.n); err != nil {
+	if r.createdAt, err = createWorkload(ctx, env.Client, cfg.placement, cfg.n, cfg.members); err != nil {
 		return err
 	}
 	r.created = time.Now()
@@ -150,7 +180,7 @@ func run(cfg config) error {
 			return err
 		}
 		cpu.controllerManager(cm)
-		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.works.count >= cfg.n*cfg.members }); err != nil {
+		if _, err := obs.waitUntil(ctx, func(s snapshot) bool { return s.works.count >= s.wantWorks }); err != nil {
 			return fmt.Errorf("waiting for Works: %w", err)
 		}
 		r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
@@ -176,7 +206,7 @@ func run(cfg config) error {
 	if r.events, err = eventReasons(ctx, env); err != nil {
 		return err
 	}
-	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1)
+	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1 + placementGroupCount(cfg.placement, cfg.n) - 1)
 	r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
 	if cfg.bindingStage {
 		cm.Stop()
@@ -184,7 +214,21 @@ func run(cfg config) error {
 			return fmt.Errorf("API ceiling: %w", err)
 		}
 	}
+	schedule, endToEnd := obs.latencies(r.createdAt)
+	r.schedule, r.endToEnd = distributionOf(schedule).scaled(1000), distributionOf(endToEnd)
 	r.report(before, after)
+	if cfg.nodes > 0 {
+		if err := reportClusterSummary(ctx, env.Client, memberName(1)); err != nil {
+			return err
+		}
+	}
+	if cfg.idle > 0 {
+		if r.idle, err = measureIdle(ctx, env, cm, cfg.idle); err != nil {
+			return fmt.Errorf("idle: %w", err)
+		}
+		r.idle.report()
+	}
+	r.summary(env, before, after).print()
 	if cfg.templateStatus {
 		st, err := runTemplateStatusStage(ctx, env, cm, cfg.n)
 		if err != nil {
@@ -196,15 +240,21 @@ func run(cfg config) error {
 }
 
 // peakRSS is VmHWM of process pid, in MiB.
-func peakRSS(pid int) float64 {
+func peakRSS(pid int) float64 { return statusMiB(pid, "VmHWM:") }
+
+// currentRSS is VmRSS of process pid, in MiB.
+func currentRSS(pid int) float64 { return statusMiB(pid, "VmRSS:") }
+
+// statusMiB is a kB field of /proc/<pid>/status, in MiB; -1 if absent.
+func statusMiB(pid int, field string) float64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
+		if strings.HasPrefix(line, field) {
 			var kb float64
-			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%f", &kb)
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, field)), "%f", &kb)
 			return kb / 1024
 		}
 	}
@@ -246,23 +296,43 @@ func waitClustersReady(ctx context.Context, c client.Client, want int) error {
 	})
 }
 
-func createWorkload(ctx context.Context, c client.Client, n int) error {
-	pol := &policyv1alpha1.PropagationPolicy{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "bench"},
-		Spec: policyv1alpha1.PropagationSpec{
-			ResourceSelectors: []policyv1alpha1.ResourceSelector{{APIVersion: "apps/v1", Kind: "Deployment",
-				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"bench": "true"}}}},
-		},
-	}
-	if err := c.Create(ctx, pol); err != nil {
-		return err
+// createWorkload creates the placement's policies and n Deployments, 20 at
+// a time, and returns when each Deployment was created, by the name of
+// its binding.
+func createWorkload(ctx context.Context, c client.Client, placement string, n, members int) (map[string]time.Time, error) {
+	groups := placementGroupCount(placement, n)
+	for g := range groups {
+		if err := c.Create(ctx, groupPolicy(placement, g, members)); err != nil {
+			return nil, err
+		}
 	}
 	fmt.Fprintf(os.Stderr, "bench: creating %d Deployments\n", n)
 	objs := make([]client.Object, n)
 	for i := range objs {
-		objs[i] = harness.Deployment("default", fmt.Sprintf("bench-%d", i), map[string]string{"bench": "true"})
+		objs[i] = benchDeployment(placement, i, groups, members)
 	}
-	return harness.CreateConcurrently(ctx, c, 20, objs)
+	tc := &timedClient{Client: c, created: make(map[string]time.Time, n)}
+	err := harness.CreateConcurrently(ctx, tc, 20, objs)
+	return tc.created, err
+}
+
+// timedClient records when each create returned, by the name of the
+// Deployment's ResourceBinding.
+type timedClient struct {
+	client.Client
+	mu      sync.Mutex
+	created map[string]time.Time
+}
+
+func (c *timedClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	if err := c.Client.Create(ctx, obj, opts...); err != nil {
+		return err
+	}
+	now := time.Now()
+	c.mu.Lock()
+	c.created[names.BindingName("Deployment", obj.GetName())] = now
+	c.mu.Unlock()
+	return nil
 }
 
 // createDecoyPolicies adds policies that select other Deployments, so the
@@ -285,14 +355,20 @@ func createDecoyPolicies(ctx context.Context, c client.Client, count int) error 
 
 // result is one run's record.
 type result struct {
-	cfg     config
-	start   time.Time // first Deployment created
-	created time.Time // last Deployment created
-	restart time.Time // -binding-stage: the controller manager with the binding controller started
-	stages  snapshot
-	peakMiB float64
-	cpu     *cpuMeter
-	events  []eventReason
+	cfg       config
+	start     time.Time            // first Deployment created
+	created   time.Time            // last Deployment created
+	createdAt map[string]time.Time // by binding name: when its Deployment was created
+	restart   time.Time            // -binding-stage: the controller manager with the binding controller started
+	stages    snapshot
+	peakMiB   float64
+	cpu       *cpuMeter
+	events    []eventReason
+	load      time.Duration // -nodes and -pods created, before the controller manager started
+	idle      *idleCost
+	// per binding: seconds from first seen to scheduled, and from its
+	// Deployment created to all its Works applied
+	schedule, endToEnd distribution
 	// -binding-stage: a plain client creating the same Works.
 	ceilingWorks int
 	ceilingTime  time.Duration
@@ -302,6 +378,10 @@ type result struct {
 func (r result) report(before, after map[string]float64) {
 	n, s := r.cfg.n, r.stages
 	since := func(t time.Time) float64 { return t.Sub(r.start).Seconds() }
+	if r.load > 0 {
+		fmt.Printf("\nThe benchmark created %d nodes and %d Running pods on each of the %d members in %.1f s, before the controller manager started.\n",
+			r.cfg.nodes, r.cfg.pods, r.cfg.members, r.load.Seconds())
+	}
 	fmt.Printf("\nThe benchmark created the %d Deployments (20 at a time) in %.1f s.\n", n, since(r.created))
 	fmt.Printf("\n| N | clusters | policies | all bindings created | all Works created | all Works applied | all bindings aggregated | API writes per Deployment | peak memory |\n|---|---|---|---|---|---|---|---|---|\n")
 	fmt.Printf("| %d | %d | %d | %.1f s (%.0f templates/s) | %.1f s (%.0f Works/s) | %.1f s | %.1f s | %.1f | %.0f MiB |\n\n",
@@ -318,6 +398,7 @@ func (r result) report(before, after map[string]float64) {
 		fmt.Printf("Stage rates while running (first to last object): bindings %.0f/s, Works created %.0f/s, Works applied %.0f/s, bindings aggregated %.0f/s.\n\n",
 			s.bound.rate(), s.works.rate(), s.applied.rate(), s.aggregated.rate())
 	}
+	fmt.Printf("Per binding: scheduled %s ms after it appeared; all its Works applied %s s after its Deployment was created.\n\n", r.schedule, r.endToEnd)
 	delta := writeDelta(before, after, n)
 	keys := make([]string, 0, len(delta))
 	for k := range delta {

@@ -28,6 +28,15 @@ func writeCounts(ctx context.Context, env *harness.Env) (map[string]float64, err
 
 // writeCountsOf is writeCounts for the API servers given by name.
 func writeCountsOf(ctx context.Context, servers map[string]*rest.Config) (map[string]float64, error) {
+	return requestCountsOf(ctx, servers, func(verb string) bool {
+		return verb == "POST" || verb == "PUT" || verb == "PATCH" || verb == "DELETE" || verb == "APPLY"
+	})
+}
+
+// requestCountsOf sums apiserver_request_total of the given API servers by
+// "<server> <verb> <resource>[/<subresource>]" for the verbs keep accepts,
+// leaving out leases and auth reviews.
+func requestCountsOf(ctx context.Context, servers map[string]*rest.Config, keep func(verb string) bool) (map[string]float64, error) {
 	out := map[string]float64{}
 	for name, cfg := range servers {
 		kube, err := kubernetes.NewForConfig(cfg)
@@ -41,7 +50,7 @@ func writeCountsOf(ctx context.Context, servers map[string]*rest.Config) (map[st
 		for _, sample := range harness.Samples(string(raw), "apiserver_request_total") {
 			labels := sample.Labels
 			verb := labels["verb"]
-			if verb != "POST" && verb != "PUT" && verb != "PATCH" && verb != "DELETE" && verb != "APPLY" {
+			if !keep(verb) {
 				continue
 			}
 			res := labels["resource"]

@@ -26,6 +26,10 @@ var progressOut = os.Stderr
 // each stage. It uses one watch per kind instead of polling lists: listing
 // thousands of Works every second would load the API server it measures.
 type observer struct {
+	// clusters is how many clusters every binding goes to; 0 when that
+	// differs by binding (-placement subset or mixed): then a binding is
+	// aggregated once it has the status of every cluster it is scheduled
+	// to.
 	clusters int
 
 	mu         sync.Mutex
@@ -34,6 +38,9 @@ type observer struct {
 	aggregated map[string]time.Time // binding has every cluster's status and FullyApplied
 	works      map[string]time.Time // Work created
 	applied    map[string]time.Time // Work Applied=True
+	targets    map[string]int       // binding: how many clusters it is scheduled to
+	appliedOf  map[string]int       // binding: how many of its Works are applied
+	allApplied map[string]time.Time // binding: as many Works applied as it has clusters
 }
 
 func newObserver(clusters int) *observer {
@@ -41,6 +48,7 @@ func newObserver(clusters int) *observer {
 		clusters: clusters,
 		bound:    map[string]time.Time{}, scheduled: map[string]time.Time{}, aggregated: map[string]time.Time{},
 		works: map[string]time.Time{}, applied: map[string]time.Time{},
+		targets: map[string]int{}, appliedOf: map[string]int{}, allApplied: map[string]time.Time{},
 	}
 }
 
@@ -88,8 +96,22 @@ func (o *observer) recordBinding(obj interface{}) {
 	if len(rb.Spec.Clusters) > 0 {
 		firstSeen(o.scheduled, rb.Name, now)
 	}
-	if len(rb.Status.AggregatedStatus) == o.clusters && meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.FullyApplied) {
+	o.targets[rb.Name] = len(rb.Spec.Clusters)
+	o.checkAllApplied(rb.Name, now)
+	want := o.clusters
+	if want == 0 {
+		want = len(rb.Spec.Clusters)
+	}
+	if want > 0 && len(rb.Status.AggregatedStatus) == want && meta.IsStatusConditionTrue(rb.Status.Conditions, workv1alpha2.FullyApplied) {
 		firstSeen(o.aggregated, rb.Name, now)
+	}
+}
+
+// checkAllApplied records when binding's Works are all applied: as many as
+// it has target clusters (the Works of a binding are never deleted here).
+func (o *observer) checkAllApplied(binding string, now time.Time) {
+	if n := o.targets[binding]; n > 0 && o.appliedOf[binding] >= n {
+		firstSeen(o.allApplied, binding, now)
 	}
 }
 
@@ -104,6 +126,11 @@ func (o *observer) recordWork(obj interface{}) {
 	defer o.mu.Unlock()
 	firstSeen(o.works, key, now)
 	if meta.IsStatusConditionTrue(w.Status.Conditions, workv1alpha1.WorkApplied) {
+		if _, seen := o.applied[key]; !seen {
+			binding := w.Annotations[workv1alpha2.ResourceBindingNameAnnotation]
+			o.appliedOf[binding]++
+			o.checkAllApplied(binding, now)
+		}
 		firstSeen(o.applied, key, now)
 	}
 }
@@ -147,15 +174,42 @@ func (s stage) rate() float64 {
 // snapshot is a consistent copy of all stages.
 type snapshot struct {
 	bound, scheduled, aggregated, works, applied stage
+	// wantWorks is the Works the bindings seen so far are scheduled to:
+	// one per binding and target cluster.
+	wantWorks int
 }
 
 func (o *observer) snapshot() snapshot {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return snapshot{
+	s := snapshot{
 		bound: stageOf(o.bound), scheduled: stageOf(o.scheduled), aggregated: stageOf(o.aggregated),
 		works: stageOf(o.works), applied: stageOf(o.applied),
 	}
+	for _, n := range o.targets {
+		s.wantWorks += n
+	}
+	return s
+}
+
+// latencies are, per binding, the seconds from first seen to scheduled
+// (the scheduler's latency as a watcher sees it), and from its
+// Deployment's creation (created, by binding name) to all its Works
+// applied.
+func (o *observer) latencies(created map[string]time.Time) (schedule, endToEnd []float64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for name, t := range o.scheduled {
+		if b, ok := o.bound[name]; ok {
+			schedule = append(schedule, t.Sub(b).Seconds())
+		}
+	}
+	for name, t := range o.allApplied {
+		if c, ok := created[name]; ok {
+			endToEnd = append(endToEnd, t.Sub(c).Seconds())
+		}
+	}
+	return schedule, endToEnd
 }
 
 // waitUntil polls the in-memory record (no API requests) until done says
