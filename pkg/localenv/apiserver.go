@@ -26,8 +26,9 @@ type APIServer struct {
 	Config  *rest.Config
 	Process *Process
 
-	args   []string
-	logDir string
+	args     []string
+	logDir   string
+	progress *Progress
 }
 
 // controlPlaneArgs make the control plane's API server admit and authorize
@@ -46,7 +47,7 @@ var controlPlaneArgs = []string{
 // defaults): every default admission plugin on.
 var memberArgs = []string{"--authorization-mode=Node,RBAC"}
 
-func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs []string) (*APIServer, error) {
+func startAPIServer(ctx context.Context, progress *Progress, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs []string) (*APIServer, error) {
 	var err error
 	if port == 0 {
 		if port, err = FreePort(); err != nil {
@@ -77,6 +78,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 		CAPEM:      pki.CAPEM,
 		Kubeconfig: filepath.Join(dir, name+".kubeconfig"),
 		logDir:     logDir,
+		progress:   progress,
 		args: []string{
 			"--etcd-servers=" + etcd.URL,
 			"--etcd-prefix=/" + name,
@@ -119,6 +121,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 // Start (re)starts the API server process with its original flags and waits
 // for /readyz; tests use Stop and Start to take a member down and back.
 func (s *APIServer) Start(ctx context.Context) error {
+	s.progress.Starting(s.Name + "-apiserver")
 	proc, err := StartProcess(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.logDir)
 	if err != nil {
 		return err
@@ -128,7 +131,7 @@ func (s *APIServer) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = proc.waitUntil(ctx, "kube-apiserver /readyz", func(ctx context.Context) error {
+	err = proc.WaitUntil(ctx, "kube-apiserver /readyz", func(ctx context.Context) error {
 		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		if err != nil {
 			return fmt.Errorf("%v: %s", err, body)
@@ -137,8 +140,10 @@ func (s *APIServer) Start(ctx context.Context) error {
 	})
 	if err != nil {
 		proc.Stop()
+		return err
 	}
-	return err
+	s.progress.ReadyAt(s.Name+"-apiserver", s.URL)
+	return nil
 }
 
 // Stop ends the API server process; its data stays in etcd.

@@ -54,8 +54,8 @@ type Member struct {
 // kwokNodeAnnotation selects the nodes kwok manages.
 const kwokNodeAnnotation = "kwok.x-k8s.io/node"
 
-func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
-	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port, memberArgs)
+func startMember(ctx context.Context, progress *Progress, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
+	api, err := startAPIServer(ctx, progress, opts.Name, pki, etcd, dir, logDir, opts.Port, memberArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -63,10 +63,16 @@ func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, 
 	if !opts.Workloads {
 		return m, nil
 	}
+	since := progress.Now()
 	if err := m.startWorkloadProcesses(ctx, pki, dir); err != nil {
 		m.Stop()
 		return nil, err
 	}
+	started := "controller manager, scheduler and kwok"
+	if opts.Metrics {
+		started = "controller manager, scheduler, kwok and metrics-server"
+	}
+	progress.Step(fmt.Sprintf("%s: %s started, %d nodes created", opts.Name, started, max(len(opts.Nodes), 1)), since)
 	return m, nil
 }
 
