@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/propel-mc/propel/pkg/controlplaneclient"
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -95,20 +97,20 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
 	if r.allNamespaces {
 		ns = ""
 	}
+	out := cmd.OutOrStdout()
+	stream := newReplayStream(o.output, out, cmd.ErrOrStderr())
 	rep, err := replay.Live(cmd.Context(), cp, c, replay.LiveOptions{
-		Options:    replay.Options{Namespace: ns, Observed: r.observed},
+		Options:    replay.Options{Namespace: ns, Observed: r.observed, Observer: stream},
 		Precedence: resourceinterpreter.Precedence(r.precedence), MemberTimeout: r.memberTimeout,
 	})
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	if o.output == "json" {
+	err = stream.Finish(rep)
+	if err == nil && o.output == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(rep)
-	} else {
-		err = replay.WriteText(out, rep)
 	}
 	if err != nil {
 		return err
@@ -117,4 +119,16 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command) error {
 		return errReplayFailed
 	}
 	return nil
+}
+
+// newReplayStream streams the text report to out as each object is done
+// (JSON is one document, written after the run) and shows progress on
+// stderr when stderr is a terminal.
+func newReplayStream(output string, out, stderr io.Writer) *replay.Stream {
+	var report io.Writer
+	if output != "json" {
+		report = out
+	}
+	f, ok := stderr.(*os.File)
+	return replay.NewStream(report, stderr, ok && term.IsTerminal(int(f.Fd())))
 }
