@@ -72,7 +72,7 @@ func startMember(ctx context.Context, progress *Progress, opts MemberOptions, pk
 	if opts.Metrics {
 		started = "controller manager, scheduler, kwok and metrics-server"
 	}
-	progress.Step(fmt.Sprintf("%s: %s started, %d nodes created", opts.Name, started, max(len(opts.Nodes), 1)), since)
+	progress.Step(fmt.Sprintf("%s: %s started, %s created", opts.Name, started, nodeCount(len(opts.Nodes))), since)
 	return m, nil
 }
 
@@ -214,6 +214,14 @@ func fakeNode(n NodeSpec) (*corev1.Node, error) {
 		},
 		Status: corev1.NodeStatus{Capacity: list, Allocatable: list},
 	}, nil
+}
+
+// nodeCount is "1 node" or "N nodes"; a member without NodeSpecs has one.
+func nodeCount(n int) string {
+	if n <= 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 // Stop ends every process of the member, the API server last.

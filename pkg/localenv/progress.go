@@ -79,11 +79,12 @@ func (p *Progress) done(name, what string) {
 	fmt.Fprintf(p.out, "  %s %s (%s)\n", name, what, elapsed(p.now().Sub(start)))
 }
 
-// elapsed rounds to a tenth of a second: "1.2s", "1m3.4s".
+// elapsed is d in seconds with one decimal ("0.8s", "12.3s"), and in
+// Duration's form from a minute on ("1m3.4s").
 func elapsed(d time.Duration) string {
 	d = d.Round(100 * time.Millisecond)
-	if d == 0 {
-		return "0.0s"
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.String()
 }

@@ -30,12 +30,17 @@ func TestProgressPrintsStartAndReadyWithElapsedTime(t *testing.T) {
 	p.Ready("member1-apiserver")
 	p.Step("karmada: 3 CRDs installed", since)
 	p.Ready("never-started")
+	p.Starting("kwok")
+	clock.t = clock.t.Add(800 * time.Millisecond)
+	p.Ready("kwok")
 	want := "  etcd starting\n" +
 		"  etcd ready at http://127.0.0.1:2379 (1.2s)\n" +
 		"  member1-apiserver starting\n" +
 		"  member1-apiserver ready (1m1s)\n" +
 		"  karmada: 3 CRDs installed (1m1s)\n" +
-		"  never-started ready\n"
+		"  never-started ready\n" +
+		"  kwok starting\n" +
+		"  kwok ready (0.8s)\n"
 	if out.String() != want {
 		t.Fatalf("progress output:\n%s\nwant:\n%s", out.String(), want)
 	}

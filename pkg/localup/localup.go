@@ -266,7 +266,7 @@ func start(startCtx context.Context, o Options, progress *localenv.Progress, com
 		if _, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}}); err != nil {
 			return env, procs, fmt.Errorf("join %s: %w", mo.Name, err)
 		}
-		progress.Step(fmt.Sprintf("joined %s (%s, %d nodes)", mo.Name, mo.Region, len(mo.Nodes)), since)
+		progress.Step(fmt.Sprintf("joined %s (%s)", mo.Name, mo.Region), since)
 	}
 	if err := applyClusterTaintPolicy(startCtx, env); err != nil {
 		return env, procs, err
