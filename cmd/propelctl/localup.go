@@ -32,6 +32,13 @@ func newLocalUpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&o.KarmadaBinDir, "karmada-bin-dir", "", "Directory of Karmada's binaries to run beside Propel: karmada-aggregated-apiserver, karmada-webhook, karmada-search, karmada-metrics-adapter (each one present runs).")
 	cmd.Flags().StringArrayVar(&o.ControllerManagerArgs, "controller-manager-args", nil, "A flag for propel-controller-manager, after local-up's own (repeatable), e.g. --controller-manager-args=--feature-gates=AllAlpha=true,AllBeta=true.")
 	cmd.Flags().StringArrayVar(&o.SchedulerArgs, "scheduler-args", nil, "A flag for propel-scheduler, after local-up's own (repeatable).")
+	o.Ports = localup.DefaultPorts
+	cmd.Flags().IntVar(&o.Ports.ControllerManagerMetrics, "controller-manager-metrics-port", o.Ports.ControllerManagerMetrics, "Loopback port of propel-controller-manager's metrics (a free port when taken; 0 turns them off).")
+	cmd.Flags().IntVar(&o.Ports.ControllerManagerHealth, "controller-manager-health-port", o.Ports.ControllerManagerHealth, "Loopback port of propel-controller-manager's /healthz and /readyz (a free port when taken; 0 turns them off).")
+	cmd.Flags().IntVar(&o.Ports.ControllerManagerPprof, "controller-manager-pprof-port", o.Ports.ControllerManagerPprof, "Loopback port of propel-controller-manager's pprof, served with --controller-manager-args=--enable-pprof.")
+	cmd.Flags().IntVar(&o.Ports.SchedulerMetrics, "scheduler-metrics-port", o.Ports.SchedulerMetrics, "Loopback port of propel-scheduler's metrics (a free port when taken; 0 turns them off).")
+	cmd.Flags().IntVar(&o.Ports.SchedulerHealth, "scheduler-health-port", o.Ports.SchedulerHealth, "Loopback port of propel-scheduler's /healthz and /readyz (a free port when taken; 0 turns them off).")
+	cmd.Flags().IntVar(&o.Ports.SchedulerPprof, "scheduler-pprof-port", o.Ports.SchedulerPprof, "Loopback port of propel-scheduler's pprof, served with --scheduler-args=--enable-pprof.")
 	return cmd
 }
 

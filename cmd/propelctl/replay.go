@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/propel-mc/propel/pkg/resourceinterpreter"
@@ -87,18 +89,18 @@ func (o *interpretOptions) runReplay(cmd *cobra.Command, cp *controlPlaneFlags) 
 	if err != nil {
 		return err
 	}
+	out := cmd.OutOrStdout()
+	stream := newReplayStream(printer == nil, out, cmd.ErrOrStderr())
 	rep, err := replay.Live(cmd.Context(), clients, c, replay.LiveOptions{
-		Options:    replay.Options{Namespace: ns, Observed: r.observed},
+		Options:    replay.Options{Namespace: ns, Observed: r.observed, Observer: stream},
 		Precedence: resourceinterpreter.Precedence(r.precedence), MemberTimeout: r.memberTimeout,
 	})
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	if printer != nil {
+	err = stream.Finish(rep)
+	if err == nil && printer != nil {
 		err = output.print(printer, out, rep, replayedObjects(rep))
-	} else {
-		err = replay.WriteText(out, rep)
 	}
 	if err != nil {
 		return err
@@ -119,4 +121,16 @@ func replayedObjects(rep *replay.Report) []*unstructured.Unstructured {
 		}
 	}
 	return out
+}
+
+// newReplayStream streams the text report (text is true) to out as each
+// object is done, where the other formats print one document after the
+// run, and shows progress on stderr when stderr is a terminal.
+func newReplayStream(text bool, out, stderr io.Writer) *replay.Stream {
+	var report io.Writer
+	if text {
+		report = out
+	}
+	f, ok := stderr.(*os.File)
+	return replay.NewStream(report, stderr, ok && term.IsTerminal(int(f.Fd())))
 }

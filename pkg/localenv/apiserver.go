@@ -26,9 +26,10 @@ type APIServer struct {
 	Config  *rest.Config
 	Process *Process
 
-	args   []string
-	env    []string
-	logDir string
+	args     []string
+	env      []string
+	logDir   string
+	progress *Progress
 }
 
 // controlPlaneArgs make the control plane's API server admit and authorize
@@ -65,7 +66,7 @@ var lowMemoryMemberArgs = []string{
 // the soft limit makes the runtime collect harder before growing past it.
 var lowMemoryMemberEnv = []string{"GOGC=50", "GOMEMLIMIT=256MiB"}
 
-func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs, env []string) (*APIServer, error) {
+func startAPIServer(ctx context.Context, progress *Progress, name string, pki *PKI, etcd *Etcd, dir, logDir string, port int, extraArgs, env []string) (*APIServer, error) {
 	var err error
 	if port == 0 {
 		if port, err = FreePort(); err != nil {
@@ -97,6 +98,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 		Kubeconfig: filepath.Join(dir, name+".kubeconfig"),
 		logDir:     logDir,
 		env:        env,
+		progress:   progress,
 		args: []string{
 			"--etcd-servers=" + etcd.URL,
 			"--etcd-prefix=/" + name,
@@ -139,6 +141,7 @@ func startAPIServer(ctx context.Context, name string, pki *PKI, etcd *Etcd, dir,
 // Start (re)starts the API server process with its original flags and waits
 // for /readyz; tests use Stop and Start to take a member down and back.
 func (s *APIServer) Start(ctx context.Context) error {
+	s.progress.Starting(s.Name + "-apiserver")
 	proc, err := StartProcessWithEnv(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.env, s.logDir)
 	if err != nil {
 		return err
@@ -148,7 +151,7 @@ func (s *APIServer) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = proc.waitUntil(ctx, "kube-apiserver /readyz", func(ctx context.Context) error {
+	err = proc.WaitUntil(ctx, "kube-apiserver /readyz", func(ctx context.Context) error {
 		body, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		if err != nil {
 			return fmt.Errorf("%v: %s", err, body)
@@ -157,8 +160,10 @@ func (s *APIServer) Start(ctx context.Context) error {
 	})
 	if err != nil {
 		proc.Stop()
+		return err
 	}
-	return err
+	s.progress.ReadyAt(s.Name+"-apiserver", s.URL)
+	return nil
 }
 
 // Stop ends the API server process; its data stays in etcd.

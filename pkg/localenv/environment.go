@@ -30,6 +30,9 @@ type Options struct {
 	// (Environment.ControllerManager): its objects are applied once the
 	// CRDs are installed.
 	ControllerManager *IdentityOptions
+	// Progress, when set, reports each process as it starts and when it
+	// is ready.
+	Progress *Progress
 }
 
 // Environment is a running control plane and its members.
@@ -67,40 +70,53 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	if env.PKI, err = LoadOrCreatePKI(filepath.Join(opts.Dir, "pki")); err != nil {
 		return env, fmt.Errorf("pki: %w", err)
 	}
-	if env.Etcd, err = startEtcd(ctx, opts.Dir, env.LogDir, opts.EtcdPort); err != nil {
+	if env.Etcd, err = startEtcd(ctx, opts.Progress, opts.Dir, env.LogDir, opts.EtcdPort); err != nil {
 		return env, err
 	}
-	if env.ControlPlane, err = startAPIServer(ctx, "karmada", env.PKI, env.Etcd, opts.Dir, env.LogDir, opts.ControlPlanePort, controlPlaneArgs, nil); err != nil {
-		return env, err
-	}
-	if err = InstallCRDs(ctx, env.ControlPlane.Config, opts.CRDs); err != nil {
-		return env, err
-	}
-	if id := opts.ControllerManager; id != nil {
-		if err = ApplyObjects(ctx, env.ControlPlane.Config, id.Objects); err != nil {
-			return env, fmt.Errorf("controller manager identity: %w", err)
-		}
-		if env.ControllerManager, err = env.ControlPlane.NewIdentity(env.PKI, opts.Dir, "propel-controller-manager", id.User); err != nil {
-			return env, err
-		}
-	}
-	if opts.ControlPlaneControllers {
-		if env.ControlPlaneControllerManager, err = startControlPlaneControllers(env.ControlPlane, env.PKI); err != nil {
-			return env, err
-		}
-	}
+	// The members need only etcd: they start while the control plane
+	// starts and installs its CRDs, which saves the slower of the two.
 	env.Members = make([]*Member, len(opts.Members))
-	errs := make([]error, len(opts.Members))
+	errs := make([]error, len(opts.Members)+1)
 	var wg sync.WaitGroup
 	for i, mo := range opts.Members {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			env.Members[i], errs[i] = startMember(ctx, mo, env.PKI, env.Etcd, opts.Dir, env.LogDir)
+			env.Members[i], errs[i] = startMember(ctx, opts.Progress, mo, env.PKI, env.Etcd, opts.Dir, env.LogDir)
 		}()
 	}
+	errs[len(opts.Members)] = env.startControlPlane(ctx, opts)
 	wg.Wait()
 	return env, errors.Join(errs...)
+}
+
+// startControlPlane starts the control plane's API server, installs the
+// CRDs, Propel's identity and, with ControlPlaneControllers, its
+// kube-controller-manager.
+func (env *Environment) startControlPlane(ctx context.Context, opts Options) (err error) {
+	if env.ControlPlane, err = startAPIServer(ctx, opts.Progress, "karmada", env.PKI, env.Etcd, opts.Dir, env.LogDir, opts.ControlPlanePort, controlPlaneArgs, nil); err != nil {
+		return err
+	}
+	since := opts.Progress.Now()
+	if err = InstallCRDs(ctx, env.ControlPlane.Config, opts.CRDs); err != nil {
+		return err
+	}
+	opts.Progress.Step(fmt.Sprintf("karmada: %d CRDs installed", len(opts.CRDs)), since)
+	if id := opts.ControllerManager; id != nil {
+		if err = ApplyObjects(ctx, env.ControlPlane.Config, id.Objects); err != nil {
+			return fmt.Errorf("controller manager identity: %w", err)
+		}
+		if env.ControllerManager, err = env.ControlPlane.NewIdentity(env.PKI, opts.Dir, "propel-controller-manager", id.User); err != nil {
+			return err
+		}
+	}
+	if opts.ControlPlaneControllers {
+		opts.Progress.Starting("karmada-controller-manager")
+		if env.ControlPlaneControllerManager, err = startControlPlaneControllers(env.ControlPlane, env.PKI); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Member returns the member called name, or nil.

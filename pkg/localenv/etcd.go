@@ -14,7 +14,7 @@ type Etcd struct {
 	Process *Process
 }
 
-func startEtcd(ctx context.Context, dir, logDir string, clientPort int) (*Etcd, error) {
+func startEtcd(ctx context.Context, progress *Progress, dir, logDir string, clientPort int) (*Etcd, error) {
 	var err error
 	if clientPort == 0 {
 		if clientPort, err = FreePort(); err != nil {
@@ -27,6 +27,7 @@ func startEtcd(ctx context.Context, dir, logDir string, clientPort int) (*Etcd, 
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
 	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
+	progress.Starting("etcd")
 	proc, err := StartProcess("etcd", bin("etcd"), []string{
 		"--data-dir=" + filepath.Join(dir, "etcd"),
 		"--listen-client-urls=" + url, "--advertise-client-urls=" + url,
@@ -40,7 +41,7 @@ func startEtcd(ctx context.Context, dir, logDir string, clientPort int) (*Etcd, 
 		return nil, err
 	}
 	e := &Etcd{URL: url, Process: proc}
-	err = proc.waitUntil(ctx, "etcd health", func(ctx context.Context) error {
+	err = proc.WaitUntil(ctx, "etcd health", func(ctx context.Context) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/health", nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -56,5 +57,6 @@ func startEtcd(ctx context.Context, dir, logDir string, clientPort int) (*Etcd, 
 		proc.Stop()
 		return nil, err
 	}
+	progress.ReadyAt("etcd", url)
 	return e, nil
 }

@@ -58,12 +58,12 @@ type Member struct {
 // kwokNodeAnnotation selects the nodes kwok manages.
 const kwokNodeAnnotation = "kwok.x-k8s.io/node"
 
-func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
+func startMember(ctx context.Context, progress *Progress, opts MemberOptions, pki *PKI, etcd *Etcd, dir, logDir string) (*Member, error) {
 	args, env := memberArgs, []string(nil)
 	if opts.LowMemory {
 		args, env = append(append([]string{}, memberArgs...), lowMemoryMemberArgs...), lowMemoryMemberEnv
 	}
-	api, err := startAPIServer(ctx, opts.Name, pki, etcd, dir, logDir, opts.Port, args, env)
+	api, err := startAPIServer(ctx, progress, opts.Name, pki, etcd, dir, logDir, opts.Port, args, env)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +71,16 @@ func startMember(ctx context.Context, opts MemberOptions, pki *PKI, etcd *Etcd, 
 	if !opts.Workloads {
 		return m, nil
 	}
+	since := progress.Now()
 	if err := m.startWorkloadProcesses(ctx, pki, dir); err != nil {
 		m.Stop()
 		return nil, err
 	}
+	started := "controller manager, scheduler and kwok"
+	if opts.Metrics {
+		started = "controller manager, scheduler, kwok and metrics-server"
+	}
+	progress.Step(fmt.Sprintf("%s: %s started, %s created", opts.Name, started, nodeCount(len(opts.Nodes))), since)
 	return m, nil
 }
 
@@ -216,6 +222,14 @@ func fakeNode(n NodeSpec) (*corev1.Node, error) {
 		},
 		Status: corev1.NodeStatus{Capacity: list, Allocatable: list},
 	}, nil
+}
+
+// nodeCount is "1 node" or "N nodes"; a member without NodeSpecs has one.
+func nodeCount(n int) string {
+	if n <= 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 // Stop ends every process of the member, the API server last.

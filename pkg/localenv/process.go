@@ -2,7 +2,9 @@ package localenv
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -103,23 +105,79 @@ func (p *Process) Kill() {
 // Pid is the process id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
-// waitUntil polls check until it succeeds, the process dies or ctx ends; the
-// error names the process and its log.
-func (p *Process) waitUntil(ctx context.Context, what string, check func(context.Context) error) error {
+// WaitUntil polls check until it succeeds, the process exits or ctx ends;
+// the error names the process, what it waited for, its log and the log's
+// last lines, so that a start that fails or times out says which process
+// is stuck and why without opening the log.
+func (p *Process) WaitUntil(ctx context.Context, what string, check func(context.Context) error) error {
 	var last error
 	for {
 		if done, err := p.Exited(); done {
-			return fmt.Errorf("%s exited while waiting for %s (%v); see %s", p.Name, what, err, p.LogPath)
+			return fmt.Errorf("%s exited while waiting for %s (%v)%s", p.Name, what, err, p.logTail())
 		}
 		if last = check(ctx); last == nil {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%s: timed out waiting for %s: %v; see %s", p.Name, what, last, p.LogPath)
+			return fmt.Errorf("%s is not ready: timed out waiting for %s: %v%s", p.Name, what, last, p.logTail())
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// tailLines and tailBytes bound what an error quotes of a log.
+const (
+	tailLines = 20
+	tailBytes = 16 << 10
+)
+
+// logTail is "; last lines of <log>:" and the last tailLines lines of the
+// log (at most tailBytes), indented, or "; see <log>" when it cannot be read.
+func (p *Process) logTail() string {
+	lines, err := TailFile(p.LogPath, tailLines, tailBytes)
+	if err != nil || len(lines) == 0 {
+		return "; see " + p.LogPath
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "; last lines of %s:", p.LogPath)
+	for _, l := range lines {
+		b.WriteString("\n    " + l)
+	}
+	return b.String()
+}
+
+// TailFile returns the last n lines of the file at path, reading at most
+// maxBytes from its end.
+func TailFile(path string, n int, maxBytes int64) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := info.Size() - maxBytes
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, info.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(buf), "\n"), "\n")
+	if off > 0 && len(lines) > 1 {
+		lines = lines[1:] // the first line is cut
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return nil, nil
+	}
+	return lines, nil
 }
 
 // FreePort returns a loopback TCP port that was free a moment ago.

@@ -2,7 +2,6 @@ package localup
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -25,25 +24,23 @@ func siblingBinary(name string) (string, error) {
 	return exec.LookPath(name)
 }
 
-// waitListening waits until p accepts connections on 127.0.0.1:port; the
-// error names p's log when p exits first or ctx ends.
-func waitListening(ctx context.Context, p *localenv.Process, port int) error {
+// waitListening waits until p accepts connections on 127.0.0.1:port and
+// reports it ready; the error names p and quotes its log when p exits
+// first or ctx ends.
+func waitListening(ctx context.Context, progress *localenv.Progress, p *localenv.Process, port int) error {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for {
-		if done, err := p.Exited(); done {
-			return fmt.Errorf("%s exited before listening on %s (%v); see %s", p.Name, addr, err, p.LogPath)
-		}
+	err := p.WaitUntil(ctx, "it to listen on "+addr, func(ctx context.Context) error {
 		conn, err := (&net.Dialer{Timeout: time.Second}).DialContext(ctx, "tcp", addr)
-		if err == nil {
-			conn.Close()
-			return nil
+		if err != nil {
+			return err
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s: not listening on %s: %w; see %s", p.Name, addr, ctx.Err(), p.LogPath)
-		case <-time.After(200 * time.Millisecond):
-		}
+		return conn.Close()
+	})
+	if err != nil {
+		return err
 	}
+	progress.ReadyAt(p.Name, addr)
+	return nil
 }
 
 // stopAll stops procs, the last started first.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -26,44 +25,45 @@ const exampleWebhookBinary = "interpreter-webhook-example"
 // Workload CRD into the control plane and every member, and registers the
 // webhook (ResourceInterpreterWebhookConfiguration "examples"). Without the
 // binary it says how to get it and returns nil: the rest of local-up does
-// not need it.
-func startExampleWebhook(ctx context.Context, o Options, env *localenv.Environment) (*localenv.Process, error) {
+// not need it. url is where it serves.
+func startExampleWebhook(ctx context.Context, o Options, progress *localenv.Progress, env *localenv.Environment) (p *localenv.Process, url string, err error) {
 	bin, err := siblingBinary(exampleWebhookBinary)
 	if err != nil {
 		fmt.Fprintf(o.Out, "local-up: %s not found next to propelctl or in PATH (`make up` builds it): the Workload example webhook is not registered\n", exampleWebhookBinary)
-		return nil, nil
+		return nil, "", nil
 	}
 	crd, err := workloadCRD()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, cfg := range append([]*localenv.APIServer{env.ControlPlane}, membersOf(env)...) {
 		if err := localenv.InstallCRDs(ctx, cfg.Config, []*apiextensionsv1.CustomResourceDefinition{crd}); err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.Name, err)
+			return nil, "", fmt.Errorf("%s: %w", cfg.Name, err)
 		}
 	}
 	cert, err := env.PKI.IssueServing(exampleWebhookBinary)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	port, err := localenv.FreePort()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	p, err := localenv.StartProcess(exampleWebhookBinary, bin, []string{
+	progress.Starting(exampleWebhookBinary)
+	p, err = localenv.StartProcess(exampleWebhookBinary, bin, []string{
 		"--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port), "--cert-file=" + cert.CertFile, "--key-file=" + cert.KeyFile,
 	}, env.LogDir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if err := waitListening(ctx, p, port); err != nil {
+	if err := waitListening(ctx, progress, p, port); err != nil {
 		p.Stop()
-		return nil, err
+		return nil, "", err
 	}
 	c, err := client.New(env.ControlPlane.Config, client.Options{Scheme: apis.Scheme})
 	if err != nil {
 		p.Stop()
-		return nil, err
+		return nil, "", err
 	}
 	fill := strings.NewReplacer("WEBHOOK_ADDRESS", "127.0.0.1:"+strconv.Itoa(port), "CA_BUNDLE", base64.StdEncoding.EncodeToString(env.PKI.CAPEM))
 	obj, err := sampleObject(exampleWebhookConfigurationSample, fill)
@@ -72,10 +72,9 @@ func startExampleWebhook(ctx context.Context, o Options, env *localenv.Environme
 	}
 	if err != nil {
 		p.Stop()
-		return nil, err
+		return nil, "", err
 	}
-	fmt.Fprintf(o.Out, "local-up: %s serves the Workload kind on https://127.0.0.1:%d (log: %s)\n", exampleWebhookBinary, port, filepath.Join(env.LogDir, exampleWebhookBinary+".log"))
-	return p, nil
+	return p, fmt.Sprintf("https://127.0.0.1:%d", port), nil
 }
 
 // exampleWebhookConfigurationSample registers the example webhook; its

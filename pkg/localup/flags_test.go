@@ -7,6 +7,7 @@ import (
 
 	"github.com/propel-mc/propel/pkg/commandline"
 	"github.com/propel-mc/propel/pkg/controllermanager"
+	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/schedulermanager"
 )
 
@@ -40,12 +41,14 @@ func TestControllerManagerFlagsScheduler(t *testing.T) {
 
 // TestSchedulerFlagsParse: propel-scheduler accepts local-up's flags, reads
 // the control plane's kubeconfig, holds karmada-scheduler's Lease in
-// karmada-system, opens no fixed ports, and takes extra flags last.
+// karmada-system, serves on the addresses local-up chose, and takes extra
+// flags last.
 func TestSchedulerFlagsParse(t *testing.T) {
 	o := schedulermanager.NewOptions()
 	fs := pflag.NewFlagSet("propel-scheduler", pflag.ContinueOnError)
 	o.AddFlags(fs)
-	if err := fs.Parse(schedulerFlags("/state/karmada.kubeconfig", []string{"--enable-empty-workload-propagation=true"})); err != nil {
+	serving := managerbase.Serving{MetricsBindAddress: "127.0.0.1:8081", HealthProbeBindAddress: "127.0.0.1:10351", ProfilingBindAddress: "127.0.0.1:6061"}
+	if err := fs.Parse(schedulerFlags("/state/karmada.kubeconfig", serving, []string{"--enable-empty-workload-propagation=true"})); err != nil {
 		t.Fatal(err)
 	}
 	if o.Kubeconfig != "/state/karmada.kubeconfig" {
@@ -54,8 +57,8 @@ func TestSchedulerFlagsParse(t *testing.T) {
 	if !o.LeaderElect || o.LeaderElectResourceName != "karmada-scheduler" || o.LeaderElectResourceNamespace != "karmada-system" {
 		t.Errorf("lease: elect %v, %s/%s; want karmada-system/karmada-scheduler", o.LeaderElect, o.LeaderElectResourceNamespace, o.LeaderElectResourceName)
 	}
-	if o.MetricsBindAddress != "0" || o.HealthProbeBindAddress != "0" {
-		t.Errorf("metrics %q, health %q: want both off (their default ports collide with the controller manager's)", o.MetricsBindAddress, o.HealthProbeBindAddress)
+	if o.Serving != serving {
+		t.Errorf("serving %+v, want %+v", o.Serving, serving)
 	}
 	if !o.FeatureGates.Enabled(commandline.Failover) || !o.EnableEmptyWorkloadPropagation {
 		t.Errorf("gates or extra flags lost: failover %v, empty workload propagation %v", o.FeatureGates.Enabled(commandline.Failover), o.EnableEmptyWorkloadPropagation)

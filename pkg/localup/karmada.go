@@ -166,7 +166,7 @@ func servesClusters(components []karmadaComponent) bool {
 // startKarmadaComponents starts components from dir, waits until each
 // listens, and registers what it serves. On error the ones already started
 // are stopped.
-func startKarmadaComponents(ctx context.Context, o Options, env *localenv.Environment, components []karmadaComponent) (procs []*localenv.Process, err error) {
+func startKarmadaComponents(ctx context.Context, o Options, progress *localenv.Progress, env *localenv.Environment, components []karmadaComponent, ep *Endpoints) (procs []*localenv.Process, err error) {
 	defer func() {
 		if err != nil {
 			for _, p := range procs {
@@ -183,12 +183,13 @@ func startKarmadaComponents(ctx context.Context, o Options, env *localenv.Enviro
 		if c.port, err = localenv.FreePort(); err != nil {
 			return procs, err
 		}
+		progress.Starting(comp.name)
 		p, err := localenv.StartProcess(comp.name, filepath.Join(o.KarmadaBinDir, comp.name), comp.args(c), env.LogDir)
 		if err != nil {
 			return procs, err
 		}
 		procs = append(procs, p)
-		if err := waitListening(ctx, p, c.port); err != nil {
+		if err := waitListening(ctx, progress, p, c.port); err != nil {
 			return procs, err
 		}
 		for _, api := range comp.apis {
@@ -202,7 +203,7 @@ func startKarmadaComponents(ctx context.Context, o Options, env *localenv.Enviro
 				return procs, fmt.Errorf("%s: %w", comp.name, err)
 			}
 		}
-		fmt.Fprintf(o.Out, "local-up: %s running on https://127.0.0.1:%d (log: %s)\n", comp.name, c.port, p.LogPath)
+		ep.Karmada[comp.name] = fmt.Sprintf("https://127.0.0.1:%d", c.port)
 	}
 	return procs, nil
 }

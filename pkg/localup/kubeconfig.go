@@ -62,13 +62,3 @@ func addContext(cfg *clientcmdapi.Config, name string, s *localenv.APIServer) {
 	cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{ClientCertificateData: s.Config.CertData, ClientKeyData: s.Config.KeyData}
 	cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
 }
-
-// writeSuiteFiles writes the suite's kubeconfigs and says where they are.
-func writeSuiteFiles(o Options, env *localenv.Environment) error {
-	suite, members, err := writeSuiteKubeconfigs(o.Dir, env.ControlPlane, membersOf(env))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(o.Out, "local-up: kubeconfigs in Karmada's layout: %s (contexts %s, %s), %s (a context per member)\n", suite, KarmadaAPIServerContext, KarmadaHostContext, members)
-	return nil
-}

@@ -40,6 +40,7 @@ import (
 	"github.com/propel-mc/propel/pkg/controllermanager"
 	"github.com/propel-mc/propel/pkg/join"
 	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/pkg/managerbase"
 	"github.com/propel-mc/propel/pkg/names"
 )
 
@@ -61,6 +62,12 @@ type Options struct {
 	// local-up gives propel-controller-manager and propel-scheduler (a
 	// later flag wins), e.g. Karmada's e2e settings.
 	ControllerManagerArgs, SchedulerArgs []string
+	// Ports are where the controller manager and the scheduler serve
+	// metrics, health and pprof (propelctl's defaults are DefaultPorts);
+	// a zero port turns that endpoint off.
+	Ports Ports
+	// Now is the clock of the progress lines (time.Now when nil).
+	Now func() time.Time
 }
 
 // state is what a second run needs to come back on the same ports.
@@ -113,6 +120,9 @@ func Run(ctx context.Context, o Options) error {
 	if o.Out == nil {
 		o.Out = os.Stdout
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if missing := localenv.MissingBinaries(true); len(missing) > 0 {
 		return fmt.Errorf("missing binaries %v in %s: run `make up` or hack/testbin.sh", missing, localenv.BinDir())
 	}
@@ -133,7 +143,14 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer unlock()
-	env, karmadaProcs, err := start(ctx, o, components)
+	begin := o.Now()
+	progress := localenv.NewProgress(o.Out, o.Now)
+	// Every start below shares one deadline, so that a stuck process
+	// ends the run with its name and log instead of waiting forever.
+	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	ep := &Endpoints{Karmada: map[string]string{}}
+	env, karmadaProcs, err := start(startCtx, o, progress, components, ep)
 	if err != nil {
 		return err
 	}
@@ -141,24 +158,32 @@ func Run(ctx context.Context, o Options) error {
 	defer stopAll(karmadaProcs)
 	schedulerBin, err := siblingBinary(schedulerBinary)
 	separateScheduler := err == nil
-	if err := startControllerManager(ctx, o, env, controllerManagerFlags(separateScheduler, o.ControllerManagerArgs)); err != nil {
-		return err
-	}
+	var sched *localenv.Process
 	if separateScheduler {
-		sched, err := startScheduler(ctx, o, env, schedulerBin)
-		if err != nil {
+		// Started first: it runs on its own while the controller
+		// manager builds in this process.
+		if sched, ep.Scheduler, err = startScheduler(o, progress, env, schedulerBin); err != nil {
 			return err
 		}
 		defer sched.Stop()
 	} else {
 		fmt.Fprintf(o.Out, "local-up: %s not found next to propelctl or in PATH (`make up` builds it): the controller manager schedules in-process\n", schedulerBinary)
 	}
-	webhook, err := startExampleWebhook(ctx, o, env)
+	if ep.ControllerManager, err = startControllerManager(ctx, startCtx, o, progress, env, controllerManagerFlags(separateScheduler, o.ControllerManagerArgs)); err != nil {
+		return err
+	}
+	if sched != nil {
+		if err := waitReady(startCtx, progress, sched, *ep.Scheduler); err != nil {
+			return err
+		}
+	}
+	webhook, webhookURL, err := startExampleWebhook(startCtx, o, progress, env)
 	if err != nil {
 		return err
 	}
 	defer webhook.Stop()
-	if err := writeSuiteFiles(o, env); err != nil {
+	ep.ExampleWebhook = webhookURL
+	if ep.SuiteKubeconfig, ep.MembersKubeconfig, err = writeSuiteKubeconfigs(o.Dir, env.ControlPlane, membersOf(env)); err != nil {
 		return err
 	}
 	stopControl, err := serveControl(ctx, o.Dir, env)
@@ -166,13 +191,25 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer stopControl()
-	printInstructions(o, env)
+	ep.ControlPlane = APIServerEndpoint{Name: env.ControlPlane.Name, URL: env.ControlPlane.URL, Kubeconfig: env.ControlPlane.Kubeconfig}
+	for _, m := range env.Members {
+		ep.Members = append(ep.Members, APIServerEndpoint{Name: m.Options.Name, URL: m.URL, Kubeconfig: m.Kubeconfig})
+	}
+	ep.Logs = env.LogDir
+	if err := ep.write(o.Dir); err != nil {
+		return err
+	}
+	defer os.Remove(filepath.Join(o.Dir, EndpointsFile))
+	printInstructions(o, env, ep, o.Now().Sub(begin))
 	<-ctx.Done()
 	fmt.Fprintln(o.Out, "local-up: stopping every process")
 	return nil
 }
 
-func start(ctx context.Context, o Options, components []karmadaComponent) (env *localenv.Environment, procs []*localenv.Process, err error) {
+// startTimeout bounds the whole start, from etcd to the example webhook.
+const startTimeout = 5 * time.Minute
+
+func start(startCtx context.Context, o Options, progress *localenv.Progress, components []karmadaComponent, ep *Endpoints) (env *localenv.Environment, procs []*localenv.Process, err error) {
 	defer func() {
 		if err != nil {
 			stopAll(procs)
@@ -196,9 +233,7 @@ func start(ctx context.Context, o Options, components []karmadaComponent) (env *
 	if err != nil {
 		return env, procs, err
 	}
-	fmt.Fprintf(o.Out, "local-up: starting etcd, the control plane and %d members (state in %s)\n", o.Members, o.Dir)
-	startCtx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
+	fmt.Fprintf(o.Out, "local-up: starting etcd, the control plane and %d members (state in %s, logs in %s)\n", o.Members, o.Dir, filepath.Join(o.Dir, "logs"))
 	rbac, err := karmadaapiserver.Objects()
 	if err != nil {
 		return env, procs, err
@@ -209,6 +244,7 @@ func start(ctx context.Context, o Options, components []karmadaComponent) (env *
 		// Propel runs as its ServiceAccount bound to the generated role,
 		// as config/deploy/karmada-apiserver deploys it, not as the admin.
 		ControllerManager: &localenv.IdentityOptions{User: karmadaapiserver.UserName, Objects: rbac},
+		Progress:          progress,
 	}); err != nil {
 		return env, procs, err
 	}
@@ -221,20 +257,21 @@ func start(ctx context.Context, o Options, components []karmadaComponent) (env *
 	if err := refuseClusterCRD(startCtx, env, components); err != nil {
 		return env, procs, err
 	}
-	if procs, err = startKarmadaComponents(startCtx, o, env, components); err != nil {
+	if procs, err = startKarmadaComponents(startCtx, o, progress, env, components, ep); err != nil {
 		return env, procs, err
 	}
 	for _, m := range env.Members {
 		mo := m.Options
+		since := progress.Now()
 		if _, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}}); err != nil {
-			return env, procs, err
+			return env, procs, fmt.Errorf("join %s: %w", mo.Name, err)
 		}
-		fmt.Fprintf(o.Out, "local-up: joined %s (%s, %d nodes)\n", mo.Name, mo.Region, len(mo.Nodes))
+		progress.Step(fmt.Sprintf("joined %s (%s)", mo.Name, mo.Region), since)
 	}
 	if err := applyClusterTaintPolicy(startCtx, env); err != nil {
 		return env, procs, err
 	}
-	fmt.Fprintf(o.Out, "local-up: applied ClusterTaintPolicy from config/samples/%s (NoExecute while Ready is not True)\n", clusterTaintPolicySample)
+	fmt.Fprintf(o.Out, "  applied ClusterTaintPolicy from config/samples/%s (NoExecute while Ready is not True)\n", clusterTaintPolicySample)
 	return env, procs, nil
 }
 
@@ -307,41 +344,82 @@ func applyClusterTaintPolicy(ctx context.Context, env *localenv.Environment) err
 	return applyObject(ctx, c, obj)
 }
 
-func startControllerManager(ctx context.Context, o Options, env *localenv.Environment, flags []string) error {
-	logPath := filepath.Join(env.LogDir, "propel-controller-manager.log")
+// startControllerManager builds and starts propel-controller-manager in
+// this process, on o.Ports unless flags name other addresses, and waits
+// until it answers /readyz (when its health probes are on).
+func startControllerManager(ctx, startCtx context.Context, o Options, progress *localenv.Progress, env *localenv.Environment, flags []string) (Serving, error) {
+	const name = "propel-controller-manager"
+	logPath := filepath.Join(env.LogDir, name+".log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		return Serving{}, err
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(logFile)))
 	opts := controllermanager.NewOptions()
-	fs := pflag.NewFlagSet("propel-controller-manager", pflag.ContinueOnError)
+	if err := defaultServing(o.Out, name, &opts.Serving, o.Ports.ControllerManagerMetrics, o.Ports.ControllerManagerHealth, o.Ports.ControllerManagerPprof); err != nil {
+		return Serving{}, err
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	opts.AddFlags(fs)
 	if err := fs.Parse(flags); err != nil {
-		return fmt.Errorf("propel-controller-manager flags: %w", err)
+		return Serving{}, fmt.Errorf("%s flags: %w", name, err)
 	}
 	opts.Kubeconfig = env.ControllerManager.Kubeconfig
-	opts.MetricsBindAddress, opts.HealthProbeBindAddress = "127.0.0.1:0", "0"
+	serving := servingOf(opts.Serving)
+	progress.Starting(name)
+	fmt.Fprintf(o.Out, "    flags: %s\n", strings.Join(flags, " "))
 	mgr, _, err := controllermanager.Build(ctx, opts)
 	if err != nil {
-		return fmt.Errorf("propel-controller-manager: %w (log: %s)", err, logPath)
+		return serving, fmt.Errorf("%s: %w (log: %s)", name, err, logPath)
 	}
+	stopped := make(chan error, 1)
 	go func() {
-		if err := mgr.Start(logr.NewContext(ctx, ctrl.Log)); err != nil {
-			fmt.Fprintf(o.Out, "local-up: propel-controller-manager stopped: %v (log: %s)\n", err, logPath)
+		err := mgr.Start(logr.NewContext(ctx, ctrl.Log))
+		if err != nil {
+			fmt.Fprintf(o.Out, "local-up: %s stopped: %v (log: %s)\n", name, err, logPath)
 		}
+		stopped <- err
 	}()
-	fmt.Fprintf(o.Out, "local-up: propel-controller-manager running with %s (log: %s)\n", strings.Join(flags, " "), logPath)
-	return nil
+	if serving.Readyz == "" {
+		fmt.Fprintf(o.Out, "  %s started (health probes off)\n", name)
+		return serving, nil
+	}
+	check := httpOK(serving.Readyz)
+	for {
+		if check(startCtx) == nil {
+			progress.Ready(name)
+			return serving, nil
+		}
+		select {
+		case err := <-stopped:
+			return serving, fmt.Errorf("%s stopped before it was ready: %v; see %s", name, err, logPath)
+		case <-startCtx.Done():
+			return serving, fmt.Errorf("%s is not ready: timed out waiting for %s; see %s", name, serving.Readyz, logPath)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
-func printInstructions(o Options, env *localenv.Environment) {
-	kubectl := filepath.Join(localenv.BinDir(), "kubectl")
-	fmt.Fprintf(o.Out, "\nPropel is running. Kubeconfigs:\n  control plane: %s\n", env.ControlPlane.Kubeconfig)
-	for _, m := range env.Members {
-		fmt.Fprintf(o.Out, "  %s: %s\n", m.Options.Name, m.Kubeconfig)
+// defaultServing points s at 127.0.0.1 on the given ports (a free port
+// for one that is taken), before the manager's flags are parsed so that a
+// flag of the user's still wins.
+func defaultServing(out io.Writer, name string, s *managerbase.Serving, metrics, health, pprof int) (err error) {
+	if s.MetricsBindAddress, err = localAddress(out, name+" metrics", metrics); err != nil {
+		return err
 	}
-	fmt.Fprintf(o.Out, `
+	if s.HealthProbeBindAddress, err = localAddress(out, name+" health probes", health); err != nil {
+		return err
+	}
+	s.ProfilingBindAddress, err = localAddress(out, name+" pprof", pprof)
+	return err
+}
+
+func printInstructions(o Options, env *localenv.Environment, ep *Endpoints, took time.Duration) {
+	kubectl := filepath.Join(localenv.BinDir(), "kubectl")
+	fmt.Fprintf(o.Out, "\nPropel is running (started in %s).\n", took.Round(100*time.Millisecond))
+	ep.Print(o.Out)
+	fmt.Fprintf(o.Out, `  (also in %[5]s)
+
 Try:
   export KUBECONFIG=%[1]s
   %[2]s get clusters
@@ -349,7 +427,7 @@ Try:
   %[2]s --kubeconfig %[3]s get deployments,pods
 
 Logs are in %[4]s. Stop with Ctrl-C or `+"`propelctl local-down`"+`.
-`, env.ControlPlane.Kubeconfig, kubectl, env.Members[0].Kubeconfig, env.LogDir)
+`, env.ControlPlane.Kubeconfig, kubectl, env.Members[0].Kubeconfig, env.LogDir, filepath.Join(o.Dir, EndpointsFile))
 }
 
 func portsOf(st state) []int {

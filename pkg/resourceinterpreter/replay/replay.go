@@ -64,6 +64,19 @@ type Options struct {
 	Namespace string
 	// Observed also replays member-side operations on the member copies.
 	Observed bool
+	// Observer, when set, hears of each template before it is replayed
+	// and of each object's report as soon as it is complete, so that a
+	// long run shows progress and its report can be written as it goes.
+	Observer Observer
+}
+
+// Observer follows a replay. Calls come from Run's goroutine, in report
+// order.
+type Observer interface {
+	// Replaying is called before the i-th (from 1) of n templates.
+	Replaying(i, n int, tmpl *unstructured.Unstructured)
+	// Object is called with each object's report once it is complete.
+	Object(obj ObjectReport)
 }
 
 // Outcomes of an operation or object.
@@ -79,6 +92,8 @@ type Report struct {
 	// Skipped lists operations that were not run and why.
 	Skipped []string `json:"skipped,omitempty"`
 	Summary Summary  `json:"summary"`
+
+	observer Observer
 }
 
 // Summary counts objects by outcome.
@@ -124,12 +139,30 @@ var memberSide = map[configv1alpha1.InterpreterOperation]bool{
 	configv1alpha1.InterpreterOperationInterpretHealth: true,
 }
 
-// Run replays targets on the live objects with active and candidate.
+// Run replays targets on the live objects with active and candidate. It
+// lists the templates of every target first, so that progress counts
+// against the whole run.
 func Run(ctx context.Context, src Sources, active, candidate Interpreter, targets []Target, o Options) (*Report, error) {
-	r := &Report{Objects: []ObjectReport{}}
+	r := &Report{Objects: []ObjectReport{}, observer: o.Observer}
+	var work []targetWork
+	total := 0
 	for _, t := range targets {
-		if err := r.target(ctx, src, active, candidate, t, o); err != nil {
+		w, err := r.list(ctx, src, t, o)
+		if err != nil {
 			return nil, err
+		}
+		work = append(work, w)
+		total += len(w.templates)
+	}
+	done := 0
+	for _, w := range work {
+		for i := range w.templates {
+			done++
+			tmpl := &w.templates[i]
+			if o.Observer != nil {
+				o.Observer.Replaying(done, total, tmpl)
+			}
+			r.template(ctx, src, active, candidate, w, tmpl)
 		}
 	}
 	for _, obj := range r.Objects {
@@ -146,20 +179,27 @@ func Run(ctx context.Context, src Sources, active, candidate Interpreter, target
 	return r, nil
 }
 
-func (r *Report) target(ctx context.Context, src Sources, active, candidate Interpreter, t Target, o Options) error {
-	var tmplOps, memberOps []configv1alpha1.InterpreterOperation
+// targetWork is a target's templates and its operations split by side.
+type targetWork struct {
+	tmplOps, memberOps []configv1alpha1.InterpreterOperation
+	templates          []unstructured.Unstructured
+}
+
+// list reads t's templates, sorted by namespace and name.
+func (r *Report) list(ctx context.Context, src Sources, t Target, o Options) (targetWork, error) {
+	var w targetWork
 	for _, op := range t.Operations {
 		if memberSide[op] {
-			memberOps = append(memberOps, op)
+			w.memberOps = append(w.memberOps, op)
 		} else {
-			tmplOps = append(tmplOps, op)
+			w.tmplOps = append(w.tmplOps, op)
 		}
 	}
-	if len(memberOps) > 0 && !o.Observed {
-		for _, op := range memberOps {
+	if len(w.memberOps) > 0 && !o.Observed {
+		for _, op := range w.memberOps {
 			r.Skipped = append(r.Skipped, fmt.Sprintf("%s of %s runs on member objects: add --observed", op, t.GVK.Kind))
 		}
-		memberOps = nil
+		w.memberOps = nil
 	}
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(t.GVK.GroupVersion().WithKind(t.GVK.Kind + "List"))
@@ -168,7 +208,7 @@ func (r *Report) target(ctx context.Context, src Sources, active, candidate Inte
 		opts = append(opts, client.InNamespace(o.Namespace))
 	}
 	if err := src.Client.List(ctx, list, opts...); err != nil {
-		return fmt.Errorf("list %s: %w", t.GVK.Kind, err)
+		return w, fmt.Errorf("list %s: %w", t.GVK.Kind, err)
 	}
 	sort.Slice(list.Items, func(i, j int) bool {
 		a, b := &list.Items[i], &list.Items[j]
@@ -177,23 +217,26 @@ func (r *Report) target(ctx context.Context, src Sources, active, candidate Inte
 		}
 		return a.GetName() < b.GetName()
 	})
-	for i := range list.Items {
-		tmpl := &list.Items[i]
-		b := binding(ctx, src.Client, tmpl)
-		if len(tmplOps) > 0 {
-			obj := ObjectReport{APIVersion: tmpl.GetAPIVersion(), Kind: tmpl.GetKind(), Namespace: tmpl.GetNamespace(), Name: tmpl.GetName()}
-			for _, op := range tmplOps {
-				if rep, ok := compare(ctx, active, candidate, op, tmpl, nil, b); ok {
-					obj.Operations = append(obj.Operations, rep)
-				}
+	w.templates = list.Items
+	return w, nil
+}
+
+// template replays w's operations on tmpl and, with member-side ones, on
+// its member copies.
+func (r *Report) template(ctx context.Context, src Sources, active, candidate Interpreter, w targetWork, tmpl *unstructured.Unstructured) {
+	b := binding(ctx, src.Client, tmpl)
+	if len(w.tmplOps) > 0 {
+		obj := ObjectReport{APIVersion: tmpl.GetAPIVersion(), Kind: tmpl.GetKind(), Namespace: tmpl.GetNamespace(), Name: tmpl.GetName()}
+		for _, op := range w.tmplOps {
+			if rep, ok := compare(ctx, active, candidate, op, tmpl, nil, b); ok {
+				obj.Operations = append(obj.Operations, rep)
 			}
-			r.add(obj)
 		}
-		if len(memberOps) > 0 && b != nil {
-			r.members(ctx, src, active, candidate, memberOps, tmpl, b)
-		}
+		r.add(obj)
 	}
-	return nil
+	if len(w.memberOps) > 0 && b != nil {
+		r.members(ctx, src, active, candidate, w.memberOps, tmpl, b)
+	}
 }
 
 func (r *Report) add(obj ObjectReport) {
@@ -210,6 +253,9 @@ func (r *Report) add(obj ObjectReport) {
 		}
 	}
 	r.Objects = append(r.Objects, obj)
+	if r.observer != nil {
+		r.observer.Object(obj)
+	}
 }
 
 // binding reads the template's binding, nil when it has none.

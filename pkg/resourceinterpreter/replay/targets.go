@@ -83,42 +83,52 @@ func WebhookCandidate(url string, caBundle []byte, gvk schema.GroupVersionKind, 
 
 // WriteText prints one line per object with its outcome, the operations
 // that changed or failed beneath it, the skipped operations, and the
-// summary line last.
+// summary line last. Stream prints the same as the run goes.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for _, obj := range r.Objects {
-		name := obj.Name
-		if obj.Namespace != "" {
-			name = obj.Namespace + "/" + name
-		}
-		if obj.Cluster != "" {
-			name += " @" + obj.Cluster
-		}
-		fmt.Fprintf(&b, "%-7s %s %s\n", obj.Outcome, obj.Kind, name)
-		for _, op := range obj.Operations {
-			if op.Outcome == Same {
-				continue
-			}
-			who := op.New
-			if op.Active != op.New {
-				who = op.Active + " -> " + op.New
-			}
-			fmt.Fprintf(&b, "        %s (%s): %s\n", op.Operation, who, op.Outcome)
-			if op.NewError != "" {
-				fmt.Fprintf(&b, "          error: %s\n", op.NewError)
-			}
-			if op.ActiveError != "" {
-				fmt.Fprintf(&b, "          active configuration error: %s\n", op.ActiveError)
-			}
-			for _, c := range op.Changes {
-				fmt.Fprintf(&b, "          %s\n", c)
-			}
-		}
+		writeObject(&b, obj)
 	}
-	for _, s := range r.Skipped {
-		fmt.Fprintf(&b, "skipped %s\n", s)
-	}
-	b.WriteString(r.Summary.String() + "\n")
+	writeEnd(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeObject is an object's lines of the text report.
+func writeObject(b *strings.Builder, obj ObjectReport) {
+	name := obj.Name
+	if obj.Namespace != "" {
+		name = obj.Namespace + "/" + name
+	}
+	if obj.Cluster != "" {
+		name += " @" + obj.Cluster
+	}
+	fmt.Fprintf(b, "%-7s %s %s\n", obj.Outcome, obj.Kind, name)
+	for _, op := range obj.Operations {
+		if op.Outcome == Same {
+			continue
+		}
+		who := op.New
+		if op.Active != op.New {
+			who = op.Active + " -> " + op.New
+		}
+		fmt.Fprintf(b, "        %s (%s): %s\n", op.Operation, who, op.Outcome)
+		if op.NewError != "" {
+			fmt.Fprintf(b, "          error: %s\n", op.NewError)
+		}
+		if op.ActiveError != "" {
+			fmt.Fprintf(b, "          active configuration error: %s\n", op.ActiveError)
+		}
+		for _, c := range op.Changes {
+			fmt.Fprintf(b, "          %s\n", c)
+		}
+	}
+}
+
+// writeEnd is the skipped operations and the summary line.
+func writeEnd(b *strings.Builder, r *Report) {
+	for _, s := range r.Skipped {
+		fmt.Fprintf(b, "skipped %s\n", s)
+	}
+	b.WriteString(r.Summary.String() + "\n")
 }
