@@ -5,13 +5,10 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/workwriter"
 )
 
@@ -23,14 +20,7 @@ func (r *Reconciler) syncWork(ctx context.Context, ns *corev1.Namespace, cluster
 	if err != nil {
 		return err
 	}
-	cached := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return fmt.Errorf("cluster %s: get work %s: %w", cluster.Name, d.Key(), err)
-		}
-		cached = nil
-	}
-	written, err := workwriter.Write(ctx, r.client, r.reader, d, cached)
+	written, err := workwriter.WriteFromCache(ctx, r.client, r.reader, d)
 	if err != nil {
 		return fmt.Errorf("cluster %s: write work %s: %w", cluster.Name, d.Key(), err)
 	}

@@ -318,3 +318,25 @@ func managedKeys(m map[string]interface{}, always ...string) string {
 	sort.Strings(keys)
 	return strings.Join(keys, ",")
 }
+
+// Cached returns the Work d names as c (normally the manager's cache) has
+// it, nil when absent.
+func Cached(ctx context.Context, c client.Reader, d *Desired) (*workv1alpha1.Work, error) {
+	cached := &workv1alpha1.Work{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("get Work %s: %w", d.Key(), err)
+	}
+	return cached, nil
+}
+
+// WriteFromCache is Write with the Work as c's cache has it.
+func WriteFromCache(ctx context.Context, c client.Client, reader client.Reader, d *Desired) (bool, error) {
+	cached, err := Cached(ctx, c, d)
+	if err != nil {
+		return false, err
+	}
+	return Write(ctx, c, reader, d, cached)
+}

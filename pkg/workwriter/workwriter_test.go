@@ -194,3 +194,29 @@ func TestWriteControllerAndFlagsUnset(t *testing.T) {
 		t.Errorf("new work owner references %+v, %v", fresh.OwnerReferences, err)
 	}
 }
+
+// TestWriteFromCache: the Work is read from the client itself, so a
+// second write of the same Desired writes nothing, and a changed one
+// updates the existing Work rather than failing to create it.
+func TestWriteFromCache(t *testing.T) {
+	w := &writes{}
+	c := fakeClient(w)
+	ctx := context.Background()
+	d := desired(t)
+	if cached, err := Cached(ctx, c, d); cached != nil || err != nil {
+		t.Fatalf("before the write: cached %v, %v", cached, err)
+	}
+	for i, want := range []bool{true, false} {
+		if written, err := WriteFromCache(ctx, c, c, desired(t)); err != nil || written != want {
+			t.Fatalf("write %d: written %v, %v; want %v", i, written, err, want)
+		}
+	}
+	changed := desired(t)
+	changed.Labels["l"] = "2"
+	if written, err := WriteFromCache(ctx, c, c, changed); err != nil || !written || w.creates != 1 || w.updates != 1 {
+		t.Fatalf("changed: written %v, %d creates, %d updates, %v", written, w.creates, w.updates, err)
+	}
+	if get(t, c).Labels["l"] != "2" {
+		t.Error("the label change was not written")
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workwriter"
@@ -62,15 +61,7 @@ func (r *Reconciler) sync(ctx context.Context, frq *policyv1alpha1.FederatedReso
 			errs = append(errs, err)
 			continue
 		}
-		cached := &workv1alpha1.Work{}
-		if err := r.client.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
-			if !apierrors.IsNotFound(err) {
-				errs = append(errs, err)
-				continue
-			}
-			cached = nil
-		}
-		if _, err := workwriter.Write(ctx, r.client, r.reader, d, cached); err != nil {
+		if _, err := workwriter.WriteFromCache(ctx, r.client, r.reader, d); err != nil {
 			errs = append(errs, fmt.Errorf("write Work %s for cluster %s: %w", d.Key(), a.ClusterName, err))
 		}
 	}

@@ -131,12 +131,9 @@ func Report(ctx context.Context, c client.Client, reader client.Reader, cluster,
 		Suspend:    true,
 		Finalizers: []string{path.Finalizer},
 	}
-	cached := &workv1alpha1.Work{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return fmt.Errorf("get Work %s: %w", d.Key(), err)
-		}
-		cached = nil
+	cached, err := workwriter.Cached(ctx, c, d)
+	if err != nil {
+		return err
 	}
 	var set []string
 	if cached != nil {

@@ -2,7 +2,6 @@ package endpointslicecollect
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,7 +15,6 @@ import (
 	"github.com/propel-mc/propel/pkg/mcs/collectedwork"
 	"github.com/propel-mc/propel/pkg/mcs/memberwatch"
 	"github.com/propel-mc/propel/pkg/names"
-	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // reconcileMarker watches the provider's slices and hands those of the
@@ -28,21 +26,14 @@ import (
 // slice when it runs.
 func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	work := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, req.NamespacedName, work); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, work); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !work.DeletionTimestamp.IsZero() || !isMarker(work) {
 		return reconcile.Result{}, nil
 	}
-	cluster, err := workcluster.Get(ctx, r.client, work.Namespace)
-	if err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !workcluster.IsReady(cluster) {
-		return reconcile.Result{}, fmt.Errorf("work %s/%s: cluster %s is not ready", work.Namespace, work.Name, cluster.Name)
-	}
-	caches, err := r.watcher.Caches(ctx, cluster, memberwatch.EndpointSlices)
-	if err != nil {
+	caches, err := r.WorkCaches(ctx, work, memberwatch.EndpointSlices)
+	if err != nil || caches == nil {
 		return reconcile.Result{}, boundedtext.Error(err)
 	}
 	ns, service := work.Labels[names.MultiClusterServiceNamespaceLabel], work.Labels[names.MultiClusterServiceNameLabel]
@@ -54,8 +45,8 @@ func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request)
 		if collectedwork.IsKarmadaManaged(s) {
 			continue
 		}
-		key := memberwatch.Key{Cluster: cluster.Name, Kind: memberwatch.KindEndpointSlice, Namespace: s.GetNamespace(), Name: s.GetName()}
-		if !r.watcher.Enqueue(key) {
+		key := memberwatch.Key{Cluster: caches.Cluster, Kind: memberwatch.KindEndpointSlice, Namespace: s.GetNamespace(), Name: s.GetName()}
+		if !r.Watcher.Enqueue(key) {
 			return reconcile.Result{RequeueAfter: time.Second}, nil // the member-objects controller has not started
 		}
 	}
@@ -65,7 +56,7 @@ func (r *Reconciler) reconcileMarker(ctx context.Context, req reconcile.Request)
 // reconcileKey reports a slice of a collected Service, or withdraws the
 // Work of a slice that is gone.
 func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (reconcile.Result, error) {
-	caches, err := r.watcher.ClusterCaches(ctx, r.client, key.Cluster, memberwatch.EndpointSlices)
+	caches, err := r.Watcher.ClusterCaches(ctx, r.Client, key.Cluster, memberwatch.EndpointSlices)
 	if err != nil || caches == nil {
 		return reconcile.Result{}, boundedtext.Error(err)
 	}
@@ -75,7 +66,7 @@ func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (rec
 	}
 	if slice == nil {
 		work := &workv1alpha1.Work{}
-		err := r.client.Get(ctx, types.NamespacedName{Namespace: names.ExecutionSpace(key.Cluster), Name: collectedwork.WorkName(key.Namespace, key.Name)}, work)
+		err := r.Client.Get(ctx, types.NamespacedName{Namespace: names.ExecutionSpace(key.Cluster), Name: collectedwork.WorkName(key.Namespace, key.Name)}, work)
 		if apierrors.IsNotFound(err) {
 			return reconcile.Result{}, nil
 		}
@@ -85,7 +76,7 @@ func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (rec
 		if !collectedwork.IsCollected(work, collectedwork.MultiClusterService) {
 			return reconcile.Result{}, nil
 		}
-		return reconcile.Result{}, collectedwork.Clean(ctx, r.client, work, collectedwork.MultiClusterService)
+		return reconcile.Result{}, collectedwork.Clean(ctx, r.Client, work, collectedwork.MultiClusterService)
 	}
 	if collectedwork.IsKarmadaManaged(slice) {
 		return reconcile.Result{}, nil
@@ -95,14 +86,14 @@ func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (rec
 		return reconcile.Result{}, nil
 	}
 	markers := &workv1alpha1.WorkList{}
-	err = r.client.List(ctx, markers, client.InNamespace(names.ExecutionSpace(key.Cluster)),
+	err = r.Client.List(ctx, markers, client.InNamespace(names.ExecutionSpace(key.Cluster)),
 		client.MatchingLabels{names.MultiClusterServiceNamespaceLabel: key.Namespace, names.MultiClusterServiceNameLabel: service})
 	if err != nil {
 		return reconcile.Result{}, err
 	}
 	for i := range markers.Items {
 		if isMarker(&markers.Items[i]) && markers.Items[i].DeletionTimestamp.IsZero() {
-			return reconcile.Result{}, boundedtext.Error(collectedwork.Report(ctx, r.client, r.reader, key.Cluster, service, slice, collectedwork.MultiClusterService))
+			return reconcile.Result{}, boundedtext.Error(collectedwork.Report(ctx, r.Client, r.Reader, key.Cluster, service, slice, collectedwork.MultiClusterService))
 		}
 	}
 	return reconcile.Result{}, nil

@@ -8,11 +8,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -98,14 +96,7 @@ func (r *Reconciler) writeCopy(ctx context.Context, mcs *networkingv1alpha1.Mult
 	if err := workwriter.PrepareManifest(obj, d.Namespace, d.Name); err != nil {
 		return err
 	}
-	cached := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return err
-		}
-		cached = nil
-	}
-	if _, err := workwriter.Write(ctx, r.client, r.reader, d, cached); err != nil {
+	if _, err := workwriter.WriteFromCache(ctx, r.client, r.reader, d); err != nil {
 		return fmt.Errorf("write Work %s for consumer %s: %w", d.Key(), consumer, err)
 	}
 	return nil

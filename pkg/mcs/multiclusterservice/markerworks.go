@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -77,14 +76,7 @@ func (r *Reconciler) writeMarkerWork(ctx context.Context, mcs *networkingv1alpha
 	if err := workwriter.PrepareManifest(obj, d.Namespace, d.Name); err != nil {
 		return err
 	}
-	cached := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, client.ObjectKey{Namespace: d.Namespace, Name: d.Name}, cached); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return err
-		}
-		cached = nil
-	}
-	if _, err := workwriter.Write(ctx, r.client, r.reader, d, cached); err != nil {
+	if _, err := workwriter.WriteFromCache(ctx, r.client, r.reader, d); err != nil {
 		return fmt.Errorf("write Work %s for provider %s: %w", d.Key(), cluster, err)
 	}
 	return nil

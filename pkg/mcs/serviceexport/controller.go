@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/builder"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
@@ -18,7 +17,6 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/mcs/memberwatch"
-	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/workcluster"
 )
@@ -35,30 +33,16 @@ const memberObjectsControllerName = names.ServiceExportControllerName + "-member
 // Reconciler starts the member watches from applied ServiceExport Works
 // and reconciles the member objects' keys.
 type Reconciler struct {
-	client  client.Client
-	reader  client.Reader
-	watcher *memberwatch.Watcher
+	memberwatch.Collector
 }
 
 // Deps are the controller's collaborators.
-type Deps struct {
-	// Client reads from the manager's cache and writes to the control
-	// plane.
-	Client client.Client
-	// APIReader reads Works past the cache when writing them.
-	APIReader client.Reader
-	// Clients builds member clients from Clusters (membercluster.Clients).
-	Clients membercluster.ClientSource
-	// Informers are the shared member informers the watches start.
-	Informers *membercluster.Informers
-}
+type Deps = memberwatch.Deps
 
 // New returns the controller; SetupWithManager registers it. syncTimeout
 // bounds the wait for a member's informers to sync.
 func New(deps Deps, syncTimeout time.Duration) *Reconciler {
-	return &Reconciler{client: deps.Client, reader: deps.APIReader, watcher: &memberwatch.Watcher{
-		Owner: names.ServiceExportControllerName, Clients: deps.Clients, Informers: deps.Informers, SyncTimeout: syncTimeout,
-	}}
+	return &Reconciler{memberwatch.NewCollector(names.ServiceExportControllerName, deps, syncTimeout)}
 }
 
 // SetupWithManager registers two controllers with mgr: one over the
@@ -69,14 +53,14 @@ func New(deps Deps, syncTimeout time.Duration) *Reconciler {
 // withdrawn at start-up.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	err := builder.ControllerManagedBy(mgr).Named(names.ServiceExportControllerName).
-		For(&workv1alpha1.Work{}, builder.WithPredicates(exportWorks(), workcluster.PushPredicate(r.client))).
-		Watches(&clusterv1alpha1.Cluster{}, workcluster.EnqueueWorksOnReadiness(r.client)).
+		For(&workv1alpha1.Work{}, builder.WithPredicates(exportWorks(), workcluster.PushPredicate(r.Client))).
+		Watches(&clusterv1alpha1.Cluster{}, workcluster.EnqueueWorksOnReadiness(r.Client)).
 		Complete(reconcile.Func(r.reconcileWork))
 	if err != nil {
 		return err
 	}
 	return builder.TypedControllerManagedBy[memberwatch.Key](mgr).Named(memberObjectsControllerName).
-		WatchesRawSource(r.watcher.Source()).
+		WatchesRawSource(r.Watcher.Source()).
 		WatchesRawSource(source.TypedKind(mgr.GetCache(), &workv1alpha1.Work{}, exportKeysOfCollectedWorks(), onlyCreate[*workv1alpha1.Work]())).
 		Complete(reconcile.TypedFunc[memberwatch.Key](r.reconcileKey))
 }

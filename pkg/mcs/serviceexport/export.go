@@ -42,7 +42,7 @@ func (r *Reconciler) syncExport(ctx context.Context, caches *memberwatch.Caches,
 		if collectedwork.IsKarmadaManaged(s) {
 			continue
 		}
-		errs = append(errs, collectedwork.Report(ctx, r.client, r.reader, key.Cluster, key.Name, s, collectedwork.ServiceExport))
+		errs = append(errs, collectedwork.Report(ctx, r.Client, r.Reader, key.Cluster, key.Name, s, collectedwork.ServiceExport))
 	}
 	return errors.Join(errs...)
 }
@@ -51,7 +51,7 @@ func (r *Reconciler) syncExport(ctx context.Context, caches *memberwatch.Caches,
 // path for the Service namespace/name.
 func (r *Reconciler) collectedWorks(ctx context.Context, cluster, namespace, name string) ([]workv1alpha1.Work, error) {
 	works := &workv1alpha1.WorkList{}
-	err := r.client.List(ctx, works, client.InNamespace(names.ExecutionSpace(cluster)),
+	err := r.Client.List(ctx, works, client.InNamespace(names.ExecutionSpace(cluster)),
 		client.MatchingLabels{names.EndpointSliceNamespaceLabel: namespace, names.EndpointSliceNameLabel: name})
 	if err != nil {
 		return nil, fmt.Errorf("list collected Works of service %s/%s in cluster %s: %w", namespace, name, cluster, err)
@@ -72,7 +72,7 @@ func (r *Reconciler) clean(ctx context.Context, works []workv1alpha1.Work, keep 
 		if keep[works[i].Name] {
 			continue
 		}
-		errs = append(errs, collectedwork.Clean(ctx, r.client, &works[i], collectedwork.ServiceExport))
+		errs = append(errs, collectedwork.Clean(ctx, r.Client, &works[i], collectedwork.ServiceExport))
 	}
 	return errors.Join(errs...)
 }

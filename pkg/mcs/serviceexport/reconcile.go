@@ -2,7 +2,6 @@ package serviceexport
 
 import (
 	"context"
-	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -11,34 +10,26 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/mcs/memberwatch"
-	"github.com/propel-mc/propel/pkg/workcluster"
 )
 
 // reconcileWork starts watching the member's ServiceExports and
 // EndpointSlices once a ServiceExport Work is applied there.
 func (r *Reconciler) reconcileWork(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	work := &workv1alpha1.Work{}
-	if err := r.client.Get(ctx, req.NamespacedName, work); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, work); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !work.DeletionTimestamp.IsZero() || !meta.IsStatusConditionTrue(work.Status.Conditions, workv1alpha1.WorkApplied) {
 		return reconcile.Result{}, nil
 	}
-	cluster, err := workcluster.Get(ctx, r.client, work.Namespace)
-	if err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !workcluster.IsReady(cluster) {
-		return reconcile.Result{}, fmt.Errorf("work %s/%s: cluster %s is not ready", work.Namespace, work.Name, cluster.Name)
-	}
-	_, err = r.watcher.Caches(ctx, cluster, memberwatch.ServiceExports, memberwatch.EndpointSlices)
+	_, err := r.WorkCaches(ctx, work, memberwatch.ServiceExports, memberwatch.EndpointSlices)
 	return reconcile.Result{}, boundedtext.Error(err)
 }
 
 // reconcileKey reports or withdraws the slices a member object event
 // concerns.
 func (r *Reconciler) reconcileKey(ctx context.Context, key memberwatch.Key) (reconcile.Result, error) {
-	caches, err := r.watcher.ClusterCaches(ctx, r.client, key.Cluster, memberwatch.ServiceExports, memberwatch.EndpointSlices)
+	caches, err := r.Watcher.ClusterCaches(ctx, r.Client, key.Cluster, memberwatch.ServiceExports, memberwatch.EndpointSlices)
 	if err != nil || caches == nil {
 		return reconcile.Result{}, boundedtext.Error(err)
 	}

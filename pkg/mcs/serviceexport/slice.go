@@ -21,7 +21,7 @@ func (r *Reconciler) syncSlice(ctx context.Context, caches *memberwatch.Caches, 
 	}
 	if slice == nil {
 		work := &workv1alpha1.Work{}
-		err := r.client.Get(ctx, types.NamespacedName{Namespace: names.ExecutionSpace(key.Cluster), Name: collectedwork.WorkName(key.Namespace, key.Name)}, work)
+		err := r.Client.Get(ctx, types.NamespacedName{Namespace: names.ExecutionSpace(key.Cluster), Name: collectedwork.WorkName(key.Namespace, key.Name)}, work)
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
@@ -31,7 +31,7 @@ func (r *Reconciler) syncSlice(ctx context.Context, caches *memberwatch.Caches, 
 		if !collectedwork.IsCollected(work, collectedwork.ServiceExport) {
 			return nil
 		}
-		return collectedwork.Clean(ctx, r.client, work, collectedwork.ServiceExport)
+		return collectedwork.Clean(ctx, r.Client, work, collectedwork.ServiceExport)
 	}
 	if collectedwork.IsKarmadaManaged(slice) {
 		return nil
@@ -44,5 +44,5 @@ func (r *Reconciler) syncSlice(ctx context.Context, caches *memberwatch.Caches, 
 	if err != nil || export == nil {
 		return err
 	}
-	return collectedwork.Report(ctx, r.client, r.reader, key.Cluster, service, slice, collectedwork.ServiceExport)
+	return collectedwork.Report(ctx, r.Client, r.Reader, key.Cluster, service, slice, collectedwork.ServiceExport)
 }
