@@ -117,10 +117,10 @@ func register(ctx context.Context, cp client.Client, objs []client.Object) (*clu
 	for _, s := range secrets {
 		patch := client.MergeFrom(s.DeepCopy())
 		if err := controllerutil.SetControllerReference(cluster, s, cp.Scheme()); err != nil {
-			return nil, fmt.Errorf("Secret %s: owner Cluster %s: %w", objectName(s), cluster.Name, err)
+			return nil, fmt.Errorf("owner Cluster %[2]s of Secret %[1]s: %[3]w", objectName(s), cluster.Name, err)
 		}
 		if err := cp.Patch(ctx, s, patch); err != nil {
-			return nil, fmt.Errorf("Secret %s: set owner Cluster %s: %w", objectName(s), cluster.Name, err)
+			return nil, fmt.Errorf("set owner Cluster %[2]s of Secret %[1]s: %[3]w", objectName(s), cluster.Name, err)
 		}
 	}
 	return cluster, nil
