@@ -105,6 +105,9 @@ from the member what join created there.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
+			if opts.Wait <= 0 {
+				return fmt.Errorf("--wait %s must be a positive duration, e.g. 1m0s", opts.Wait)
+			}
 			cp, err := loadConfig(kubeconfig, kubeContext)
 			if err != nil {
 				return err

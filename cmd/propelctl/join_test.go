@@ -50,3 +50,12 @@ func mustFlag(t *testing.T, command, flag string) string {
 	}
 	return f.DefValue
 }
+
+func TestUnjoinRefusesNonPositiveWait(t *testing.T) {
+	root := newRootCommand()
+	root.SetArgs([]string{"unjoin", "member1", "--wait=0s"})
+	err := root.Execute()
+	if err == nil || !strings.Contains(err.Error(), "--wait 0s must be a positive duration") {
+		t.Fatalf("unjoin --wait=0s: %v", err)
+	}
+}
