@@ -118,7 +118,16 @@ func Start(ctx context.Context, dir string, opts Options) (*Env, error) {
 			if o.Zone != "" {
 				zones = []string{o.Zone}
 			}
-			if _, err := join.Join(ctx, le.ControlPlane.Config, m.Config, join.Options{Name: o.Name, Provider: o.Provider, Region: o.Region, Zones: zones}); err != nil {
+			jo := join.Options{Name: o.Name, Provider: o.Provider, Region: o.Region, Zones: zones,
+				// The suites' Clusters have no unified auth, so that the
+				// Works they count are their own.
+				NoImpersonator: true}
+			if !o.Workloads {
+				// A bare API server has no token controller to fill in
+				// a ServiceAccount token Secret.
+				jo.ExpiringTokenTTL = 24 * time.Hour
+			}
+			if _, err := join.Join(ctx, le.ControlPlane.Config, m.Config, jo); err != nil {
 				le.Stop()
 				return nil, err
 			}
