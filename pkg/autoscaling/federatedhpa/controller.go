@@ -63,6 +63,8 @@ type Reconciler struct {
 
 	// mapping resolves a kind on the control plane (Deps.Mapper).
 	mapping func(schema.GroupVersionKind) (schema.GroupVersionResource, error)
+	// memberMetrics builds a member's metrics clients (fakes in tests).
+	memberMetrics func(*membercluster.Member) (*memberMetrics, error)
 
 	mu        sync.Mutex
 	selectors map[string]selectorOf
@@ -99,6 +101,9 @@ func New(deps Deps, opts Options) *Reconciler {
 		calc:      replicas.Calculator{Tolerance: opts.Tolerance, CPUInitializationPeriod: opts.CPUInitializationPeriod, InitialReadinessDelay: opts.InitialReadinessDelay},
 		norm:      &replicas.Normalizer{DownscaleStabilization: opts.DownscaleStabilization},
 		selectors: map[string]selectorOf{}, now: time.Now,
+		memberMetrics: func(m *membercluster.Member) (*memberMetrics, error) {
+			return newMemberMetrics(m, mapper)
+		},
 		mapping: func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
 			m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 			if err != nil {
