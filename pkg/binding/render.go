@@ -109,7 +109,7 @@ func (rd *renderer) desiredWork(logger logr.Logger, obj *unstructured.Unstructur
 		Name:        names.WorkName(obj.GetKind(), obj.GetName(), obj.GetNamespace()),
 		Labels:      labels,
 		Annotations: annotations,
-		Suspend:     suspendDispatching(rd.b.spec.Suspension, t.Name),
+		Suspend:     rd.b.spec.Suspension.DispatchingSuspendedOn(t.Name),
 		Preserve:    rd.b.spec.PreserveResourcesOnDeletion != nil && *rd.b.spec.PreserveResourcesOnDeletion,
 		Manifest:    obj,
 		Owned:       appliedOverrideKeys,
@@ -155,24 +155,4 @@ func recordApplied(annotations map[string]string, applied *overrides.Result) err
 		annotations[names.AppliedOverridesAnnotation] = ops
 	}
 	return nil
-}
-
-// suspendDispatching: dispatching is suspended for every cluster, or for
-// this one.
-func suspendDispatching(s *workv1alpha2.Suspension, cluster string) bool {
-	if s == nil {
-		return false
-	}
-	if s.Dispatching != nil && *s.Dispatching {
-		return true
-	}
-	if s.DispatchingOnClusters == nil {
-		return false
-	}
-	for _, name := range s.DispatchingOnClusters.ClusterNames {
-		if name == cluster {
-			return true
-		}
-	}
-	return false
 }

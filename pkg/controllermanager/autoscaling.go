@@ -3,8 +3,6 @@ package controllermanager
 import (
 	"context"
 
-	"k8s.io/client-go/dynamic"
-
 	"github.com/propel-mc/propel/pkg/autoscaling/cronfederatedhpa"
 	"github.com/propel-mc/propel/pkg/autoscaling/deploymentreplicassyncer"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
@@ -22,12 +20,8 @@ func setupFederatedHPA(_ context.Context, c *Context) error {
 	}
 	opts := c.Options.HPA
 	opts.ClusterCacheSyncTimeout = c.Options.ClusterCacheSyncTimeout
-	dyn, err := dynamic.NewForConfig(c.Manager.GetConfig())
-	if err != nil {
-		return err
-	}
 	return federatedhpa.New(federatedhpa.Deps{
-		Client: c.Manager.GetClient(), Dynamic: dyn, Mapper: c.Manager.GetRESTMapper(),
+		Client: c.Manager.GetClient(), Mapper: c.Manager.GetRESTMapper(),
 		Recorder: recorder.For(c.Manager, names.FederatedHPAControllerName),
 		Clients:  c.MemberClients, Informers: informers,
 	}, opts).SetupWithManager(c.Manager)

@@ -45,7 +45,7 @@ func (d *Distributor) distribute(ctx context.Context, rb *workv1alpha2.ResourceB
 	}
 	wanted := map[string]bool{}
 	for _, o := range objs {
-		wanted[names.BindingName(o.GetKind(), o.GetName())] = true
+		wanted[templatebinding.Key(rb.Namespace, o.GetKind(), o.GetName()).Name] = true
 	}
 	if err := d.detachOrphans(ctx, rb, wanted); err != nil {
 		return err

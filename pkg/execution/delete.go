@@ -16,6 +16,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/membercluster"
 	"github.com/propel-mc/propel/pkg/metrics"
 	"github.com/propel-mc/propel/pkg/names"
@@ -174,17 +175,10 @@ var (
 // ClusterPropagationPolicy) and Propel's labels and annotations. It
 // reports whether anything was removed.
 func stripPropelMetadata(obj *unstructured.Unstructured, namespaced bool) bool {
-	labels, annotations := releasedLabels, releasedAnnotations
-	if namespaced {
-		labels = append([]string{names.PropagationPolicyPermanentIDLabel}, labels...)
-		annotations = append([]string{names.PropagationPolicyNamespaceAnnotation, names.PropagationPolicyNameAnnotation}, annotations...)
-	} else {
-		labels = append([]string{names.ClusterPropagationPolicyPermanentIDLabel}, labels...)
-		annotations = append([]string{names.ClusterPropagationPolicyNameAnnotation}, annotations...)
-	}
+	changed := policyindex.RemoveClaim(obj, !namespaced)
 	l, a := obj.GetLabels(), obj.GetAnnotations()
-	changed := deleteKeys(l, labels)
-	changed = deleteKeys(a, annotations) || changed
+	changed = deleteKeys(l, releasedLabels) || changed
+	changed = deleteKeys(a, releasedAnnotations) || changed
 	if changed {
 		obj.SetLabels(l)
 		obj.SetAnnotations(a)

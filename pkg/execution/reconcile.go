@@ -61,7 +61,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // outcome handed to the Work status owner.
 func (r *Reconciler) sync(ctx context.Context, work *workv1alpha1.Work, cluster *clusterv1alpha1.Cluster) error {
 	key := client.ObjectKeyFromObject(work)
-	if suspended(work) {
+	if work.DispatchingSuspended() {
 		r.recordDispatching(work)
 		r.status.Record(key, workapply.Outcome{WorkUID: work.UID, Suspended: true})
 		return nil
@@ -119,7 +119,7 @@ func (r *Reconciler) recordDispatching(work *workv1alpha1.Work) {
 // dispatchingEvent is the WorkDispatching message for work's next
 // Dispatching condition, or "" when the status already holds it.
 func dispatchingEvent(work *workv1alpha1.Work) string {
-	if suspended(work) {
+	if work.DispatchingSuspended() {
 		if suspensionRecorded(work) {
 			return ""
 		}
@@ -129,10 +129,6 @@ func dispatchingEvent(work *workv1alpha1.Work) string {
 		return ""
 	}
 	return workv1alpha1.WorkDispatchingMessage
-}
-
-func suspended(work *workv1alpha1.Work) bool {
-	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching
 }
 
 // suspensionRecorded reports whether the status already says dispatching

@@ -106,12 +106,12 @@ func refOf(obj client.Object) ObjectRef {
 // policy fills the claiming policy and the other candidates.
 func (g *gatherer) policy(ctx context.Context) {
 	ps := &PolicyStage{ClaimLabels: map[string]string{}, ClaimAnnotations: map[string]string{}}
-	for _, k := range []string{names.PropagationPolicyPermanentIDLabel, names.ClusterPropagationPolicyPermanentIDLabel} {
+	for _, k := range policyindex.ClaimLabelKeys() {
 		if v, ok := g.tmpl.GetLabels()[k]; ok {
 			ps.ClaimLabels[k] = v
 		}
 	}
-	for _, k := range []string{names.PropagationPolicyNamespaceAnnotation, names.PropagationPolicyNameAnnotation, names.ClusterPropagationPolicyNameAnnotation} {
+	for _, k := range policyindex.ClaimAnnotationKeys() {
 		if v, ok := g.tmpl.GetAnnotations()[k]; ok {
 			ps.ClaimAnnotations[k] = v
 		}

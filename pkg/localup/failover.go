@@ -16,7 +16,7 @@ import (
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/pkg/templatebinding"
 )
 
 // The failover scene: nginx-failover runs 2:2 on member2 and member3;
@@ -184,7 +184,7 @@ func (d *demo) removeFailoverWorkload(ctx context.Context) error {
 		return fmt.Errorf("delete the earlier run's Deployment %s: %w", key, err)
 	}
 	fmt.Fprintf(d.out, "deleted the earlier run's Deployment %s\n", key.Name)
-	bindingKey := client.ObjectKey{Namespace: key.Namespace, Name: names.BindingName("Deployment", key.Name)}
+	bindingKey := templatebinding.Key(key.Namespace, "Deployment", key.Name)
 	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		errT := d.cp.Get(ctx, key, &appsv1.Deployment{})
 		errB := d.cp.Get(ctx, bindingKey, &workv1alpha2.ResourceBinding{})
@@ -223,7 +223,7 @@ func (d *demo) observeFailover(ctx context.Context) failoverView {
 		}
 	}
 	rb := &workv1alpha2.ResourceBinding{}
-	if err := d.cp.Get(ctx, client.ObjectKey{Namespace: "default", Name: names.BindingName("Deployment", failoverWorkload)}, rb); err == nil {
+	if err := d.cp.Get(ctx, templatebinding.Key("default", "Deployment", failoverWorkload), rb); err == nil {
 		v.Assigned = map[string]int32{}
 		for _, tc := range rb.Spec.Clusters {
 			v.Assigned[tc.Name] = tc.Replicas

@@ -49,7 +49,7 @@ func desiredWorks(cluster *clusterv1alpha1.Cluster, rules []rbacv1.PolicyRule) (
 	}
 	out := make([]*workwriter.Desired, 0, len(objs))
 	for _, obj := range objs {
-		d, err := desiredWork(cluster.Name, obj)
+		d, err := desiredWork(cluster, obj)
 		if err != nil {
 			return nil, err
 		}
@@ -59,17 +59,19 @@ func desiredWorks(cluster *clusterv1alpha1.Cluster, rules []rbacv1.PolicyRule) (
 }
 
 // desiredWork is the Work carrying obj, a cluster-scoped member object,
-// to cluster: named as Karmada names a template's Work.
-func desiredWork(cluster string, obj runtime.Object) (*workwriter.Desired, error) {
+// to cluster: named as Karmada names a template's Work and controlled by
+// the Cluster.
+func desiredWork(cluster *clusterv1alpha1.Cluster, obj runtime.Object) (*workwriter.Desired, error) {
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
 		return nil, fmt.Errorf("convert %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, err)
 	}
 	manifest := &unstructured.Unstructured{Object: content}
 	d := &workwriter.Desired{
-		Cluster: cluster, Namespace: names.ExecutionSpace(cluster),
-		Name:     names.WorkName(manifest.GetKind(), manifest.GetName(), ""),
-		Manifest: manifest,
+		Cluster: cluster.Name, Namespace: names.ExecutionSpace(cluster.Name),
+		Name:       names.WorkName(manifest.GetKind(), manifest.GetName(), ""),
+		Manifest:   manifest,
+		Controller: metav1.NewControllerRef(cluster, clusterv1alpha1.GroupVersion.WithKind("Cluster")),
 	}
 	if err := workwriter.PrepareManifest(manifest, d.Namespace, d.Name); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", manifest.GetKind(), manifest.GetName(), err)

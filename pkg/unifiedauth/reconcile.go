@@ -54,7 +54,7 @@ func (r *Reconciler) sync(ctx context.Context, cluster *clusterv1alpha1.Cluster)
 		return fmt.Errorf("cluster %s: %w", cluster.Name, err)
 	}
 	for _, d := range works {
-		if err := r.writeWork(ctx, cluster, d); err != nil {
+		if err := r.writeWork(ctx, d); err != nil {
 			return fmt.Errorf("cluster %s: write Work %s: %w", cluster.Name, d.Key(), err)
 		}
 	}

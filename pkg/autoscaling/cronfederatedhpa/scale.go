@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
+	"github.com/propel-mc/propel/pkg/autoscaling/templatescale"
 )
 
 // RBAC: a rule scales a FederatedHPA (update) or the target's scale
@@ -69,33 +69,11 @@ func (r *Reconciler) scaleFederatedHPA(ctx context.Context, key client.ObjectKey
 }
 
 // scaleWorkload sets spec.replicas of the template's scale subresource to
-// the rule's targetReplicas when it differs (also when the scale omits it,
-// so that scaling from zero works).
+// the rule's targetReplicas when it differs.
 func (r *Reconciler) scaleWorkload(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey, rule autoscalingv1alpha1.CronFederatedHPARule) error {
 	if rule.TargetReplicas == nil {
 		return fmt.Errorf("rule %s sets no targetReplicas for %s %s", rule.Name, gvk.Kind, key)
 	}
-	want := int64(*rule.TargetReplicas)
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		obj := &unstructured.Unstructured{}
-		obj.SetGroupVersionKind(gvk)
-		obj.SetNamespace(key.Namespace)
-		obj.SetName(key.Name)
-		scale := &unstructured.Unstructured{}
-		scale.SetGroupVersionKind(schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"})
-		if err := r.client.SubResource("scale").Get(ctx, obj, scale); err != nil {
-			return err
-		}
-		if got, found, _ := unstructured.NestedInt64(scale.Object, "spec", "replicas"); found && got == want {
-			return nil
-		}
-		if err := unstructured.SetNestedField(scale.Object, want, "spec", "replicas"); err != nil {
-			return err
-		}
-		return r.client.SubResource("scale").Update(ctx, obj, client.WithSubResourceBody(scale))
-	})
-	if err != nil {
-		return fmt.Errorf("scale %s %s to %d: %w", gvk.Kind, key, want, err)
-	}
-	return nil
+	_, err := templatescale.Set(ctx, r.client, gvk, key, *rule.TargetReplicas)
+	return err
 }

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -55,7 +54,6 @@ type Options struct {
 // FederatedHPAs.
 type Reconciler struct {
 	client    client.Client
-	dynamic   dynamic.Interface
 	recorder  record.EventRecorder
 	clients   membercluster.ClientSource
 	informers *membercluster.Informers
@@ -65,6 +63,8 @@ type Reconciler struct {
 
 	// mapping resolves a kind on the control plane (Deps.Mapper).
 	mapping func(schema.GroupVersionKind) (schema.GroupVersionResource, error)
+	// memberMetrics builds a member's metrics clients (fakes in tests).
+	memberMetrics func(*membercluster.Member) (*memberMetrics, error)
 
 	mu        sync.Mutex
 	selectors map[string]selectorOf
@@ -79,10 +79,9 @@ type selectorOf struct {
 // Deps are the controller's collaborators.
 type Deps struct {
 	// Client reads from the manager's cache and writes FederatedHPA
-	// status.
+	// status; it reads target templates live (unstructured objects are
+	// not cached) and their scale subresource (pkg/autoscaling/templatescale).
 	Client client.Client
-	// Dynamic reads target templates and writes their scale subresource.
-	Dynamic dynamic.Interface
 	// Mapper resolves a target's kind on the control plane.
 	Mapper meta.RESTMapper
 	// Recorder records the FederatedHPA's events (events.go).
@@ -97,11 +96,14 @@ type Deps struct {
 func New(deps Deps, opts Options) *Reconciler {
 	mapper := deps.Mapper
 	return &Reconciler{
-		client: deps.Client, dynamic: deps.Dynamic, recorder: deps.Recorder,
+		client: deps.Client, recorder: deps.Recorder,
 		clients: deps.Clients, informers: deps.Informers, opts: opts,
 		calc:      replicas.Calculator{Tolerance: opts.Tolerance, CPUInitializationPeriod: opts.CPUInitializationPeriod, InitialReadinessDelay: opts.InitialReadinessDelay},
 		norm:      &replicas.Normalizer{DownscaleStabilization: opts.DownscaleStabilization},
 		selectors: map[string]selectorOf{}, now: time.Now,
+		memberMetrics: func(m *membercluster.Member) (*memberMetrics, error) {
+			return newMemberMetrics(m, mapper)
+		},
 		mapping: func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
 			m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 			if err != nil {

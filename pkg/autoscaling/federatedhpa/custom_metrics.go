@@ -2,55 +2,35 @@ package federatedhpa
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	custommetricsapi "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	customclient "k8s.io/metrics/pkg/client/custom_metrics"
 
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/metrics"
 )
 
-// customMetricsGroup is the custom metrics API a member may serve (for
-// example through prometheus-adapter); Propel asks each member directly.
-const customMetricsGroup = "custom.metrics.k8s.io"
-
 // maxMetricValues bounds what one member's answer may hold.
 const maxMetricValues = 100000
 
-// metricValueList is the part of a custom metrics MetricValueList the
-// controller reads (both v1beta1 and v1beta2 have these fields).
-type metricValueList struct {
-	Items []struct {
-		DescribedObject struct {
-			Name string `json:"name"`
-		} `json:"describedObject"`
-		Timestamp     metav1.Time       `json:"timestamp"`
-		WindowSeconds *int64            `json:"windowSeconds"`
-		Value         resource.Quantity `json:"value"`
-	} `json:"items"`
-}
-
-// parseMetricValues decodes cluster's MetricValueList into per-object
-// samples (milli-units); values of the same object are added up, as
-// Karmada's metrics adapter does across clusters. Negative values are left
-// out and huge ones capped (counted in report).
-func parseMetricValues(data []byte, into replicas.Samples, cluster string, report *sampleReport) error {
-	var list metricValueList
-	if err := json.Unmarshal(data, &list); err != nil {
-		return fmt.Errorf("decode custom metrics: %w", err)
+// addMetricValues adds cluster's metric values into per-object samples
+// (milli-units); values of the same object are added up, as Karmada's
+// metrics adapter does across clusters. Negative values are left out and
+// huge ones capped (counted in report).
+func addMetricValues(items []custommetricsapi.MetricValue, into replicas.Samples, cluster string, report *sampleReport) error {
+	if len(items) > maxMetricValues {
+		return fmt.Errorf("custom metrics answer holds %d values, more than %d", len(items), maxMetricValues)
 	}
-	if len(list.Items) > maxMetricValues {
-		return fmt.Errorf("custom metrics answer holds %d values, more than %d", len(list.Items), maxMetricValues)
-	}
-	for _, item := range list.Items {
+	for _, item := range items {
 		v, ok := report.milliValue(cluster, item.Value)
 		if !ok {
 			continue
@@ -66,71 +46,56 @@ func parseMetricValues(data []byte, into replicas.Samples, cluster string, repor
 	return nil
 }
 
-// customMetricsPath is the member's custom metrics API path, or "" when it
-// serves none.
-func customMetricsPath(st *memberState) (string, error) {
-	groups, err := st.member.Kube.Discovery().ServerGroups()
-	if err != nil {
-		return "", fmt.Errorf("cluster %s: discovery: %w", st.cluster, err)
-	}
-	for _, g := range groups.Groups {
-		if g.Name == customMetricsGroup {
-			return "/apis/" + customMetricsGroup + "/" + g.PreferredVersion.Version, nil
-		}
-	}
-	return "", nil
-}
-
-// customMetric asks every member that serves the custom metrics API for
-// path (relative to the API) and adds up the answers.
-func customMetric(ctx context.Context, agg *aggregate, rel string, params url.Values, onlyWithPods bool) (replicas.Samples, error) {
+// customMetric asks every member that serves the custom metrics API (in
+// the version discovery prefers) for metric, through get, and adds up
+// the answers. A member whose custom metrics API cannot be found is left
+// out; when none serves it, the error says why for the first.
+func customMetric(agg *aggregate, metric string, onlyWithPods bool,
+	get func(customclient.CustomMetricsClient) ([]custommetricsapi.MetricValue, error)) (replicas.Samples, error) {
 	samples := replicas.Samples{}
 	served := 0
+	var notServed error
 	for _, st := range agg.members {
 		if onlyWithPods && len(st.pods) == 0 {
 			continue
 		}
-		base, err := customMetricsPath(st)
-		if err != nil {
-			return nil, err
-		}
-		if base == "" {
+		if _, err := st.metrics.customAPI.PreferredVersion(); err != nil {
+			if notServed == nil {
+				notServed = fmt.Errorf("cluster %s: %w", st.cluster, err)
+			}
 			continue
 		}
 		served++
-		req := st.member.Kube.Discovery().RESTClient().Get().AbsPath(base + rel)
-		for k, vs := range params {
-			for _, v := range vs {
-				req = req.Param(k, v)
-			}
-		}
-		data, err := req.DoRaw(ctx)
+		items, err := get(st.metrics.custom)
 		if err != nil {
-			return nil, fmt.Errorf("cluster %s: get custom metric %s: %w", st.cluster, rel, err)
+			return nil, fmt.Errorf("cluster %s: get custom metric %s: %w", st.cluster, metric, err)
 		}
-		if err := parseMetricValues(data, samples, st.cluster, &agg.report); err != nil {
+		if err := addMetricValues(items, samples, st.cluster, &agg.report); err != nil {
 			return nil, fmt.Errorf("cluster %s: %w", st.cluster, err)
 		}
 	}
 	if served == 0 {
-		return nil, errors.New("no target cluster serves " + customMetricsGroup)
+		if notServed != nil {
+			return nil, fmt.Errorf("no target cluster serves the custom metrics API: %w", notServed)
+		}
+		return nil, errors.New("no target cluster serves the custom metrics API")
 	}
 	if len(samples) == 0 {
-		return nil, fmt.Errorf("no metrics returned from custom metrics API for %s", rel)
+		return nil, fmt.Errorf("no metrics returned from custom metrics API for %s", metric)
 	}
 	return samples, nil
 }
 
-func metricSelector(id autoscalingv2.MetricIdentifier) (url.Values, error) {
-	params := url.Values{}
-	if id.Selector != nil {
-		sel, err := metav1.LabelSelectorAsSelector(id.Selector)
-		if err != nil {
-			return nil, fmt.Errorf("metric %s: selector: %w", id.Name, err)
-		}
-		params.Set("metricLabelSelector", sel.String())
+// metricSelector is the metric's label selector (everything when unset).
+func metricSelector(id autoscalingv2.MetricIdentifier) (labels.Selector, error) {
+	if id.Selector == nil {
+		return labels.Everything(), nil
 	}
-	return params, nil
+	sel, err := metav1.LabelSelectorAsSelector(id.Selector)
+	if err != nil {
+		return nil, fmt.Errorf("metric %s: selector: %w", id.Name, err)
+	}
+	return sel, nil
 }
 
 // podsProposal proposes replicas for a Pods metric (a per-pod average
@@ -140,13 +105,22 @@ func (r *Reconciler) podsProposal(ctx context.Context, namespace string, src *au
 	if src.Target.AverageValue == nil {
 		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("pods metric %s has no averageValue target", src.Metric.Name)
 	}
-	params, err := metricSelector(src.Metric)
+	metricSel, err := metricSelector(src.Metric)
 	if err != nil {
 		return 0, autoscalingv2.MetricStatus{}, err
 	}
-	params.Set("labelSelector", agg.selector)
+	podSel, err := labels.Parse(agg.selector)
+	if err != nil {
+		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("pods metric %s: selector %q: %w", src.Metric.Name, agg.selector, err)
+	}
 	start := time.Now()
-	samples, err := customMetric(ctx, agg, "/namespaces/"+url.PathEscape(namespace)+"/pods/*/"+url.PathEscape(src.Metric.Name), params, true)
+	samples, err := customMetric(agg, src.Metric.Name, true, func(c customclient.CustomMetricsClient) ([]custommetricsapi.MetricValue, error) {
+		list, err := c.NamespacedMetrics(namespace).GetForObjects(schema.GroupKind{Kind: "Pod"}, podSel, src.Metric.Name, metricSel)
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
+	})
 	metrics.FederatedHPAMetricPulled(metrics.MetricTypeRaw, start, err)
 	if err != nil {
 		return 0, autoscalingv2.MetricStatus{}, fmt.Errorf("unable to get metric %s: %w", src.Metric.Name, err)
@@ -169,16 +143,28 @@ func (r *Reconciler) objectProposal(ctx context.Context, namespace string, src *
 	if err != nil {
 		return 0, "", autoscalingv2.MetricStatus{}, fmt.Errorf("unable to resolve %s %s: %w", ref.Kind, ref.Name, err)
 	}
-	params, err := metricSelector(src.Metric)
+	metricSel, err := metricSelector(src.Metric)
 	if err != nil {
 		return 0, "", autoscalingv2.MetricStatus{}, err
 	}
-	rel := "/namespaces/" + url.PathEscape(namespace) + "/" + gvr.Resource + "/" + url.PathEscape(ref.Name) + "/" + url.PathEscape(src.Metric.Name)
-	if gvr.Resource == "namespaces" {
-		rel = "/namespaces/" + url.PathEscape(ref.Name) + "/metrics/" + url.PathEscape(src.Metric.Name)
-	}
+	gk := schema.GroupKind{Group: gvr.Group, Kind: ref.Kind}
 	start := time.Now()
-	samples, err := customMetric(ctx, agg, rel, params, false)
+	samples, err := customMetric(agg, src.Metric.Name, false, func(c customclient.CustomMetricsClient) ([]custommetricsapi.MetricValue, error) {
+		var value *custommetricsapi.MetricValue
+		var err error
+		if gk.Group == "" && gk.Kind == "Namespace" {
+			// A Namespace's metric is its own namespace's, as in
+			// Karmada and Kubernetes: the reference cannot reach
+			// another namespace.
+			value, err = c.RootScopedMetrics().GetForObject(gk, namespace, src.Metric.Name, metricSel)
+		} else {
+			value, err = c.NamespacedMetrics(namespace).GetForObject(gk, ref.Name, src.Metric.Name, metricSel)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return []custommetricsapi.MetricValue{*value}, nil
+	})
 	metrics.FederatedHPAMetricPulled(metrics.MetricTypeObject, start, err)
 	if err != nil {
 		return 0, "", autoscalingv2.MetricStatus{}, fmt.Errorf("unable to get metric %s: %s/%s: %w", src.Metric.Name, ref.Kind, ref.Name, err)

@@ -9,12 +9,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
+	metricsapi "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+	metricsfake "k8s.io/metrics/pkg/client/clientset/versioned/fake"
 
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	"github.com/propel-mc/propel/pkg/membercluster"
@@ -24,21 +24,35 @@ import (
 // usage for each pod of app=web in namespace default.
 func memberWithUsage(t *testing.T, cluster string, usage map[string]string) *memberState {
 	t.Helper()
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{podMetricsResource: "PodMetricsList"})
-	st := &memberState{cluster: cluster, member: &membercluster.Member{Name: cluster, Dynamic: dyn}, rawSel: "app=web", selector: labels.SelectorFromSet(labels.Set{"app": "web"})}
+	var objs []metricsapi.PodMetrics
+	st := &memberState{cluster: cluster, member: &membercluster.Member{Name: cluster}, rawSel: "app=web", selector: labels.SelectorFromSet(labels.Set{"app": "web"})}
 	for pod, cpu := range usage {
-		obj := &unstructured.Unstructured{Object: map[string]interface{}{
-			"apiVersion": "metrics.k8s.io/v1beta1", "kind": "PodMetrics",
-			"metadata":   map[string]interface{}{"namespace": "default", "name": pod, "labels": map[string]interface{}{"app": "web"}},
-			"containers": []interface{}{map[string]interface{}{"name": "main", "usage": map[string]interface{}{"cpu": cpu}}},
-		}}
-		if _, err := dyn.Resource(podMetricsResource).Namespace("default").Create(context.Background(), obj, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		objs = append(objs, metricsapi.PodMetrics{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: pod, Labels: map[string]string{"app": "web"}},
+			Containers: []metricsapi.ContainerMetrics{{Name: "main", Usage: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}},
+		})
 		st.pods = append(st.pods, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: pod, Labels: map[string]string{"app": "web"}}})
 	}
+	st.metrics = &memberMetrics{pods: podMetricsClient(objs...).MetricsV1beta1()}
 	return st
+}
+
+// podMetricsClient is a fake metrics clientset answering a PodMetrics
+// list with the objs its label selector picks (the fake tracker files
+// PodMetrics under another resource than the one the client lists).
+func podMetricsClient(objs ...metricsapi.PodMetrics) *metricsfake.Clientset {
+	c := metricsfake.NewSimpleClientset()
+	c.PrependReactor("list", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		restrictions := action.(clienttesting.ListAction).GetListRestrictions()
+		list := &metricsapi.PodMetricsList{}
+		for _, pm := range objs {
+			if pm.Namespace == action.GetNamespace() && restrictions.Labels.Matches(labels.Set(pm.Labels)) {
+				list.Items = append(list.Items, pm)
+			}
+		}
+		return true, list, nil
+	})
+	return c
 }
 
 // TestMemberMetricsOutOfRange: a member's usage beyond int64 milli-units

@@ -6,27 +6,23 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	metricsapi "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa/replicas"
 	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
-// podMetricsResource is metrics.k8s.io's PodMetrics, which each member's
-// metrics server serves (Propel reads the members directly; Karmada reads
-// them through karmada-metrics-adapter).
-var podMetricsResource = schema.GroupVersionResource{Group: "metrics.k8s.io", Version: "v1beta1", Resource: "pods"}
-
 // memberState is what one member contributes: its scale of the workload
 // and the pods its selector picks.
 type memberState struct {
 	cluster  string
 	member   *membercluster.Member
+	metrics  *memberMetrics
 	spec     int32
 	status   int32
 	selector labels.Selector
@@ -65,7 +61,11 @@ func (r *Reconciler) readMember(ctx context.Context, cluster *clusterv1alpha1.Cl
 	if err != nil {
 		return nil, fmt.Errorf("get scale: %w", err)
 	}
-	st := &memberState{cluster: cluster.Name, member: m}
+	mm, err := r.memberMetrics(m)
+	if err != nil {
+		return nil, err
+	}
+	st := &memberState{cluster: cluster.Name, member: m, metrics: mm}
 	spec, _, _ := unstructured.NestedInt64(scale.Object, "spec", "replicas")
 	status, _, _ := unstructured.NestedInt64(scale.Object, "status", "replicas")
 	st.spec, st.status = int32(spec), int32(status)
@@ -95,17 +95,20 @@ func resourceSamples(ctx context.Context, agg *aggregate, namespace string, res 
 		if len(st.pods) == 0 || st.selector == nil {
 			continue
 		}
-		list, err := st.member.Dynamic.Resource(podMetricsResource).Namespace(namespace).List(ctx, metav1.ListOptions{LabelSelector: st.rawSel})
+		list, err := st.metrics.pods.PodMetricses(namespace).List(ctx, metav1.ListOptions{LabelSelector: st.rawSel})
 		if err != nil {
 			return nil, fmt.Errorf("unable to get metrics for resource %s from cluster %s: %w", res, st.cluster, err)
 		}
-		for _, item := range list.Items {
-			sample, ok, err := podSample(&item, res, container, st.cluster, &agg.report)
+		if len(list.Items) > maxMetricValues {
+			return nil, fmt.Errorf("unable to get metrics for resource %s from cluster %s: %d pod metrics, more than %d", res, st.cluster, len(list.Items), maxMetricValues)
+		}
+		for i := range list.Items {
+			sample, ok, err := podSample(&list.Items[i], res, container, st.cluster, &agg.report)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				samples[item.GetName()] = sample
+				samples[list.Items[i].Name] = sample
 			}
 		}
 	}
@@ -115,27 +118,17 @@ func resourceSamples(ctx context.Context, agg *aggregate, namespace string, res 
 	return samples, nil
 }
 
-func podSample(item *unstructured.Unstructured, res corev1.ResourceName, container, cluster string, report *sampleReport) (replicas.Sample, bool, error) {
-	containers, _, _ := unstructured.NestedSlice(item.Object, "containers")
+func podSample(item *metricsapi.PodMetrics, res corev1.ResourceName, container, cluster string, report *sampleReport) (replicas.Sample, bool, error) {
 	var sum int64
 	found := false
-	for _, c := range containers {
-		cm, ok := c.(map[string]interface{})
-		if !ok {
-			continue
-		}
-		name, _, _ := unstructured.NestedString(cm, "name")
-		if container != "" && name != container {
+	for _, c := range item.Containers {
+		if container != "" && c.Name != container {
 			continue
 		}
 		found = true
-		raw, ok, _ := unstructured.NestedString(cm, "usage", string(res))
+		q, ok := c.Usage[res]
 		if !ok {
 			return replicas.Sample{}, false, nil
-		}
-		q, err := resource.ParseQuantity(raw)
-		if err != nil {
-			return replicas.Sample{}, false, fmt.Errorf("pod %s: container %s: %s usage %q: %w", item.GetName(), name, res, raw, err)
 		}
 		v, ok := report.milliValue(cluster, q)
 		if !ok {
@@ -144,21 +137,14 @@ func podSample(item *unstructured.Unstructured, res corev1.ResourceName, contain
 		sum = replicas.AddSaturating(sum, v)
 	}
 	if container != "" && !found {
-		return replicas.Sample{}, false, fmt.Errorf("container %s not present in metrics for pod %s/%s", container, item.GetNamespace(), item.GetName())
+		return replicas.Sample{}, false, fmt.Errorf("container %s not present in metrics for pod %s/%s", container, item.Namespace, item.Name)
 	}
 	if !found {
 		return replicas.Sample{}, false, nil
 	}
-	s := replicas.Sample{Value: sum}
-	if ts, _, _ := unstructured.NestedString(item.Object, "timestamp"); ts != "" {
-		if t, err := time.Parse(time.RFC3339, ts); err == nil {
-			s.Timestamp = t
-		}
-	}
-	if w, _, _ := unstructured.NestedString(item.Object, "window"); w != "" {
-		if d, err := time.ParseDuration(w); err == nil && d >= 0 && d <= 24*time.Hour {
-			s.Window = d
-		}
+	s := replicas.Sample{Value: sum, Timestamp: item.Timestamp.Time}
+	if d := item.Window.Duration; d >= 0 && d <= 24*time.Hour {
+		s.Window = d
 	}
 	return s, true, nil
 }

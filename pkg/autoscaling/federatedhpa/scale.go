@@ -16,6 +16,7 @@ import (
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/autoscaling/templatescale"
 	"github.com/propel-mc/propel/pkg/boundedtext"
 	"github.com/propel-mc/propel/pkg/templatebinding"
 	"github.com/propel-mc/propel/pkg/workcluster"
@@ -32,7 +33,9 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 	if err != nil {
 		return failScale(reasonFailedGetScale, fmt.Errorf("unable to determine resource for scale target reference: %w", err))
 	}
-	if _, err := r.dynamic.Resource(gvr).Namespace(fhpa.Namespace).Get(ctx, ref.Name, metav1.GetOptions{}); err != nil {
+	target := &unstructured.Unstructured{}
+	target.SetGroupVersionKind(gvk)
+	if err := r.client.Get(ctx, client.ObjectKey{Namespace: fhpa.Namespace, Name: ref.Name}, target); err != nil {
 		return failScale(reasonFailedGetScaleTargetRef, fmt.Errorf("get %s %s/%s: %w", ref.Kind, fhpa.Namespace, ref.Name, err))
 	}
 	clusters, err := r.targetClusters(ctx, fhpa, gvk)
@@ -43,12 +46,11 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 	if agg.spec == 0 {
 		return failScale(reasonFailedGetScale, fmt.Errorf("failed to get replicas in any of clusters, possibly because all of clusters are not ready (skipped: %s)", strings.Join(agg.skipped, ", ")))
 	}
-	templateScale, err := r.dynamic.Resource(gvr).Namespace(fhpa.Namespace).Get(ctx, ref.Name, metav1.GetOptions{}, "scale")
+	templateScale, err := templatescale.Get(ctx, r.client, gvk, client.ObjectKey{Namespace: fhpa.Namespace, Name: ref.Name})
 	if err != nil {
 		return fmt.Errorf("get the scale of %s %s/%s: %w", ref.Kind, fhpa.Namespace, ref.Name, err)
 	}
-	current64, _, _ := unstructured.NestedInt64(templateScale.Object, "spec", "replicas")
-	current := int32(current64)
+	current := templateScale.Replicas()
 	setCondition(status, autoscalingv2.AbleToScale, corev1.ConditionTrue, reasonSucceededGetScale, "the HPA controller was able to get the target's current scale")
 	now := r.now()
 	r.norm.Seed(key, current, now)
@@ -65,10 +67,7 @@ func (r *Reconciler) scale(ctx context.Context, key string, fhpa *autoscalingv1a
 		status.DesiredReplicas = current
 		return metricErr
 	}
-	if err := unstructured.SetNestedField(templateScale.Object, int64(desired), "spec", "replicas"); err != nil {
-		return err
-	}
-	if _, err := r.dynamic.Resource(gvr).Namespace(fhpa.Namespace).Update(ctx, templateScale, metav1.UpdateOptions{}, "scale"); err != nil {
+	if err := templateScale.Update(ctx, r.client, desired); err != nil {
 		r.recorder.Eventf(fhpa, corev1.EventTypeWarning, EventReasonFailedRescale, "New size: %d; reason: %s; error: %v", desired, reason, boundedtext.Error(err))
 		setCondition(status, autoscalingv2.AbleToScale, corev1.ConditionFalse, reasonFailedUpdateScale, "the HPA controller was unable to update the target scale: %v", boundedtext.Error(err))
 		status.DesiredReplicas = current

@@ -82,23 +82,59 @@ func SetClaim(obj metav1.Object, p *Policy) {
 }
 
 // RemoveClaim strips the PropagationPolicy (cluster=false) or
-// ClusterPropagationPolicy claim from obj.
-func RemoveClaim(obj metav1.Object, cluster bool) {
+// ClusterPropagationPolicy claim from obj and reports whether it carried
+// any of it. Every removal of a claim, from a template or a member copy of
+// one, goes through here.
+func RemoveClaim(obj metav1.Object, cluster bool) bool {
 	labels, annotations := obj.GetLabels(), obj.GetAnnotations()
-	removeClaimKeys(labels, annotations, cluster)
+	if !removeClaimKeys(labels, annotations, cluster) {
+		return false
+	}
 	obj.SetLabels(labels)
 	obj.SetAnnotations(annotations)
+	return true
 }
 
-func removeClaimKeys(labels, annotations map[string]string, cluster bool) {
+// claimLabelKeys and claimAnnotationKeys are the keys of each policy
+// kind's claim.
+func claimLabelKeys(cluster bool) []string {
 	if cluster {
-		delete(labels, names.ClusterPropagationPolicyPermanentIDLabel)
-		delete(annotations, names.ClusterPropagationPolicyNameAnnotation)
-		return
+		return []string{names.ClusterPropagationPolicyPermanentIDLabel}
 	}
-	delete(labels, names.PropagationPolicyPermanentIDLabel)
-	delete(annotations, names.PropagationPolicyNamespaceAnnotation)
-	delete(annotations, names.PropagationPolicyNameAnnotation)
+	return []string{names.PropagationPolicyPermanentIDLabel}
+}
+
+func claimAnnotationKeys(cluster bool) []string {
+	if cluster {
+		return []string{names.ClusterPropagationPolicyNameAnnotation}
+	}
+	return []string{names.PropagationPolicyNamespaceAnnotation, names.PropagationPolicyNameAnnotation}
+}
+
+// ClaimLabelKeys and ClaimAnnotationKeys are the label and annotation
+// keys of both policy kinds' claims, PropagationPolicy's first.
+func ClaimLabelKeys() []string { return append(claimLabelKeys(false), claimLabelKeys(true)...) }
+
+// ClaimAnnotationKeys: see ClaimLabelKeys.
+func ClaimAnnotationKeys() []string {
+	return append(claimAnnotationKeys(false), claimAnnotationKeys(true)...)
+}
+
+func removeClaimKeys(labels, annotations map[string]string, cluster bool) bool {
+	removed := false
+	for _, k := range claimLabelKeys(cluster) {
+		if _, ok := labels[k]; ok {
+			delete(labels, k)
+			removed = true
+		}
+	}
+	for _, k := range claimAnnotationKeys(cluster) {
+		if _, ok := annotations[k]; ok {
+			delete(annotations, k)
+			removed = true
+		}
+	}
+	return removed
 }
 
 // Claimed reports whether obj already carries exactly p's claim.

@@ -211,5 +211,5 @@ func Holds(work *workv1alpha1.Work, group, kind string) bool { return holds(work
 // are ever withdrawn: a dispatched Work of the same name, such as one
 // propagating a control-plane EndpointSlice, is left alone.
 func IsCollected(work *workv1alpha1.Work, path Path) bool {
-	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching && IsManagedBy(work, path) && HoldsEndpointSlice(work)
+	return work.DispatchingSuspended() && IsManagedBy(work, path) && HoldsEndpointSlice(work)
 }

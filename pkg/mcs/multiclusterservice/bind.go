@@ -10,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -22,7 +21,7 @@ import (
 // bind creates or updates the binding <service>-service that places the
 // Service (Duplicated) in clusters.
 func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClusterService, svc *corev1.Service, clusters []string) error {
-	name := names.BindingName("Service", svc.Name)
+	key := templatebinding.Key(svc.Namespace, "Service", svc.Name)
 	labels := map[string]string{
 		names.BindingManagedByLabel:               names.ManagedByMultiClusterService,
 		names.MultiClusterServicePermanentIDLabel: mcs.Labels[names.MultiClusterServicePermanentIDLabel],
@@ -39,12 +38,12 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 	}
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		current := &workv1alpha2.ResourceBinding{}
-		err := r.client.Get(ctx, client.ObjectKey{Namespace: svc.Namespace, Name: name}, current)
+		err := r.client.Get(ctx, key, current)
 		if apierrors.IsNotFound(err) {
-			rb := &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: svc.Namespace, Name: name, Labels: labels, Annotations: annotations}}
+			rb := &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name, Labels: labels, Annotations: annotations}}
 			spec(rb)
 			if err := r.client.Create(ctx, rb); err != nil {
-				return fmt.Errorf("create resourcebinding %s/%s: %w", svc.Namespace, name, err)
+				return fmt.Errorf("create resourcebinding %s: %w", key, err)
 			}
 			return nil
 		}
@@ -52,7 +51,7 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 			return err
 		}
 		if c := metav1.GetControllerOf(current); c != nil && c.UID != svc.UID {
-			return fmt.Errorf("resourcebinding %s/%s is controlled by another object (uid %s); waiting for garbage collection", svc.Namespace, name, c.UID)
+			return fmt.Errorf("resourcebinding %s is controlled by another object (uid %s); waiting for garbage collection", key, c.UID)
 		}
 		updated := current.DeepCopy()
 		if updated.Labels == nil {
@@ -72,7 +71,7 @@ func (r *Reconciler) bind(ctx context.Context, mcs *networkingv1alpha1.MultiClus
 			return nil
 		}
 		if err := r.client.Update(ctx, updated); err != nil {
-			return fmt.Errorf("update resourcebinding %s/%s: %w", svc.Namespace, name, err)
+			return fmt.Errorf("update resourcebinding %s: %w", key, err)
 		}
 		return nil
 	})

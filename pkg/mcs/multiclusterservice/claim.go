@@ -11,6 +11,7 @@ import (
 
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
+	"github.com/propel-mc/propel/pkg/detector/policyindex"
 	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/pkg/templatebinding"
 )
@@ -30,11 +31,8 @@ func (r *Reconciler) claim(ctx context.Context, mcs *networkingv1alpha1.MultiClu
 		if updated.Annotations == nil {
 			updated.Annotations = map[string]string{}
 		}
-		delete(updated.Labels, names.PropagationPolicyPermanentIDLabel)
-		delete(updated.Labels, names.ClusterPropagationPolicyPermanentIDLabel)
-		delete(updated.Annotations, names.PropagationPolicyNameAnnotation)
-		delete(updated.Annotations, names.PropagationPolicyNamespaceAnnotation)
-		delete(updated.Annotations, names.ClusterPropagationPolicyNameAnnotation)
+		policyindex.RemoveClaim(updated, false)
+		policyindex.RemoveClaim(updated, true)
 		updated.Labels[names.ClaimedByLabel] = names.ManagedByMultiClusterService
 		updated.Labels[names.MultiClusterServicePermanentIDLabel] = mcs.Labels[names.MultiClusterServicePermanentIDLabel]
 		updated.Annotations[names.MultiClusterServiceNameAnnotation] = mcs.Name

@@ -19,19 +19,15 @@ import (
 func exportWorks() predicate.Funcs {
 	return predicate.NewPredicateFuncs(func(obj client.Object) bool {
 		work, ok := obj.(*workv1alpha1.Work)
-		return ok && !suspended(work) && collectedwork.Holds(work, mcsv1alpha1.GroupVersion.Group, memberwatch.KindServiceExport)
+		return ok && !work.DispatchingSuspended() && collectedwork.Holds(work, mcsv1alpha1.GroupVersion.Group, memberwatch.KindServiceExport)
 	})
-}
-
-func suspended(work *workv1alpha1.Work) bool {
-	return work.Spec.SuspendDispatching != nil && *work.Spec.SuspendDispatching
 }
 
 // exportKeysOfCollectedWorks maps a newly seen collected Work of the
 // ServiceExport path to its export's key.
 func exportKeysOfCollectedWorks() handler.TypedEventHandler[*workv1alpha1.Work, memberwatch.Key] {
 	return handler.TypedEnqueueRequestsFromMapFunc(func(_ context.Context, work *workv1alpha1.Work) []memberwatch.Key {
-		if !suspended(work) || !collectedwork.IsManagedBy(work, collectedwork.ServiceExport) {
+		if !work.DispatchingSuspended() || !collectedwork.IsManagedBy(work, collectedwork.ServiceExport) {
 			return nil
 		}
 		cluster, err := names.ClusterOfExecutionSpace(work.Namespace)
