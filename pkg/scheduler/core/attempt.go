@@ -20,11 +20,12 @@ var errNoClusterSelected = errors.New("no clusters available to schedule")
 // attempt is one pass of the pipeline with the given affinity term.
 func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, affinityName string, clusters []*clusterv1alpha1.Cluster) ([]workv1alpha2.TargetCluster, error) {
 	b := framework.NewBindingInfo(spec, affinityName)
-	fit, err := s.filter(b, clusters)
+	timed := s.timed()
+	fit, err := s.filter(b, clusters, timed)
 	if err != nil {
 		return nil, err
 	}
-	details := s.details(b, fit)
+	details := s.details(b, fit, timed)
 	start := time.Now()
 	selected, err := spread.Select(spec, details)
 	metrics.ScheduleStep(metrics.StepSelect, start)
@@ -48,12 +49,16 @@ func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *work
 
 // filter runs the filter plugins on every cluster that is not being
 // deleted; a cluster's reason is the first failing plugin's. No fitting
-// cluster is a FitError over the whole snapshot.
-func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1.Cluster) ([]*clusterv1alpha1.Cluster, error) {
+// cluster is a FitError over the whole snapshot. A timed attempt records
+// every plugin call and each cluster's Filter extension point.
+func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1.Cluster, timed bool) ([]*clusterv1alpha1.Cluster, error) {
 	defer metrics.ScheduleStep(metrics.StepFilter, time.Now())
-	observers := make([]metrics.PluginObserver, len(s.Plugins.Filters))
-	for i, f := range s.Plugins.Filters {
-		observers[i] = metrics.ObserverFor(f.Name(), metrics.ExtensionFilter)
+	var observers []metrics.PluginObserver
+	if timed {
+		observers = make([]metrics.PluginObserver, len(s.Plugins.Filters))
+		for i, f := range s.Plugins.Filters {
+			observers[i] = metrics.ObserverFor(f.Name(), metrics.ExtensionFilter)
+		}
 	}
 	fit := make([]*clusterv1alpha1.Cluster, 0, len(clusters))
 	var reasons map[string]int
@@ -77,26 +82,38 @@ func (s *Scheduler) filter(b *framework.BindingInfo, clusters []*clusterv1alpha1
 }
 
 // firstFailure runs the filters on one cluster (Karmada's Filter
-// extension point), recording each call in observers (one per filter).
+// extension point), recording each call in observers (one per filter)
+// unless there are none: an attempt that is not timed.
 func (s *Scheduler) firstFailure(b *framework.BindingInfo, c *clusterv1alpha1.Cluster, observers []metrics.PluginObserver) string {
+	if observers == nil {
+		for _, f := range s.Plugins.Filters {
+			if reason := f.Filter(b, c); reason != "" {
+				return reason
+			}
+		}
+		return ""
+	}
 	pointStart := time.Now()
+	last := pointStart
 	for i, f := range s.Plugins.Filters {
-		start := time.Now()
 		reason := f.Filter(b, c)
-		observers[i].Observe(start, reason == "")
+		now := time.Now()
+		observers[i].Observe(now.Sub(last), reason == "")
+		last = now
 		if reason != "" {
-			metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultUnschedulable, pointStart)
+			metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultUnschedulable, last.Sub(pointStart))
 			return reason
 		}
 	}
-	metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultSuccess, pointStart)
+	metrics.ExtensionPoint(metrics.ExtensionFilter, metrics.ResultSuccess, last.Sub(pointStart))
 	return ""
 }
 
 // details scores, estimates and orders the fitting clusters: the Score
 // step, which here includes the replica estimate Karmada makes while
-// assigning replicas (Propel orders clusters by it).
-func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Cluster) []framework.ClusterDetail {
+// assigning replicas (Propel orders clusters by it). A timed attempt
+// records every plugin call.
+func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Cluster, timed bool) []framework.ClusterDetail {
 	defer metrics.ScheduleStep(metrics.StepScore, time.Now())
 	estimates := s.Estimator.Estimate(fit, b.Spec)
 	details := make([]framework.ClusterDetail, len(fit))
@@ -105,13 +122,19 @@ func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Clu
 		observers[i] = metrics.ObserverFor(p.Name(), metrics.ExtensionScore)
 	}
 	pointStart := time.Now()
+	last := pointStart
 	for i, c := range fit {
 		d := &details[i]
 		d.Cluster = c
 		for j, p := range s.Plugins.Scores {
-			call := time.Now()
+			if !timed {
+				d.Score += p.Score(b, c)
+				continue
+			}
 			d.Score += p.Score(b, c)
-			observers[j].Observe(call, true)
+			now := time.Now()
+			observers[j].Observe(now.Sub(last), true)
+			last = now
 		}
 		if b.Affinity != nil && b.Affinity.FromAffinities {
 			d.OverflowOrder = b.Affinity.OverflowOrder(c)
@@ -119,7 +142,7 @@ func (s *Scheduler) details(b *framework.BindingInfo, fit []*clusterv1alpha1.Clu
 		d.AllocatableReplicas = estimates[i]
 		d.AvailableReplicas = estimates[i] + int64(b.Targets[c.Name])
 	}
-	metrics.ExtensionPoint(metrics.ExtensionScore, metrics.ResultSuccess, pointStart)
+	metrics.ExtensionPoint(metrics.ExtensionScore, metrics.ResultSuccess, time.Since(pointStart))
 	slices.SortFunc(details, framework.Compare)
 	return details
 }

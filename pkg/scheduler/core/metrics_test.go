@@ -2,10 +2,12 @@ package core
 
 import (
 	"testing"
+	"time"
 
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	st "github.com/propel-mc/propel/pkg/scheduler/internal/schedtest"
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 	"github.com/propel-mc/propel/pkg/scheduler/plugins"
 )
 
@@ -47,12 +49,52 @@ func TestScheduleRecordsKarmadaAlgorithmMetrics(t *testing.T) {
 	for i, p := range probes {
 		before[i] = count(p.metric, p.labels)
 	}
-	if _, err := schedule(t, spec, noStatus, clusters...); err != nil {
+	// A sampler of its own: its first attempt is timed.
+	s := New()
+	s.PluginSamples = metrics.NewPluginSampler(metrics.PluginSampleEvery, metrics.PluginSampleInterval, time.Now)
+	if _, err := s.Schedule(spec, noStatus, clusters); err != nil {
 		t.Fatal(err)
 	}
 	for i, p := range probes {
 		if got := count(p.metric, p.labels) - before[i]; got != p.want {
 			t.Errorf("%s%v grew by %v, want %v", p.metric, p.labels, got, p.want)
 		}
+	}
+}
+
+// TestPluginCallsTimedOnSampledAttempts: the algorithm steps are
+// recorded on every attempt, the per-cluster plugin calls and Filter
+// extension points only on the attempts the sampler picks.
+func TestPluginCallsTimedOnSampledAttempts(t *testing.T) {
+	clusters := []*clusterv1alpha1.Cluster{st.Cluster("m1"), st.Cluster("m2")}
+	spec := st.Spec(4, st.Static([]string{"m1", "m2"}, 1, 1))
+	firstFilter := plugins.Default().Filters[0].Name()
+	steps := map[string]string{"schedule_step": "Filter"}
+	calls := map[string]string{"plugin": firstFilter, "extension_point": "Filter", "result": "Success"}
+	points := map[string]string{"extension_point": "Filter", "result": "Success"}
+	const (
+		stepsM   = "karmada_scheduler_scheduling_algorithm_duration_seconds"
+		pointsM  = "karmada_scheduler_framework_extension_point_duration_seconds"
+		pluginsM = "karmada_scheduler_plugin_execution_duration_seconds"
+	)
+	stepsBefore, callsBefore, pointsBefore := st.MetricCount(t, stepsM, steps), st.MetricCount(t, pluginsM, calls), st.MetricCount(t, pointsM, points)
+	s := New()
+	// A clock that never moves: only the count picks attempts.
+	s.PluginSamples = metrics.NewPluginSampler(10, time.Second, func() time.Time { return time.Unix(0, 0) })
+	attempts := 21
+	for range attempts {
+		if _, err := s.Schedule(spec, noStatus, clusters); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := st.MetricCount(t, stepsM, steps) - stepsBefore; got != float64(attempts) {
+		t.Errorf("Filter step recorded %v times, want %d", got, attempts)
+	}
+	// Attempts 1, 11 and 21 are timed, each over both clusters.
+	if got := st.MetricCount(t, pluginsM, calls) - callsBefore; got != 6 {
+		t.Errorf("%s calls recorded %v times, want 6", firstFilter, got)
+	}
+	if got := st.MetricCount(t, pointsM, points) - pointsBefore; got != 6 {
+		t.Errorf("Filter extension point recorded %v times, want 6", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 	"github.com/propel-mc/propel/pkg/scheduler/estimator"
+	"github.com/propel-mc/propel/pkg/scheduler/metrics"
 	"github.com/propel-mc/propel/pkg/scheduler/plugins"
 	"github.com/propel-mc/propel/pkg/scheduler/validation"
 )
@@ -17,6 +18,18 @@ type Scheduler struct {
 	// EnableEmptyWorkloadPropagation lists selected clusters that got no
 	// replicas with 0 replicas (--enable-empty-workload-propagation).
 	EnableEmptyWorkloadPropagation bool
+
+	// PluginSamples picks the attempts that time their plugin calls;
+	// nil is the process's metrics.DefaultPluginSampler.
+	PluginSamples *metrics.PluginSampler
+}
+
+// timed reports whether the next attempt times its plugin calls.
+func (s *Scheduler) timed() bool {
+	if s.PluginSamples == nil {
+		return metrics.DefaultPluginSampler.Next()
+	}
+	return s.PluginSamples.Next()
 }
 
 // New returns a Scheduler with every in-tree plugin and the general
