@@ -6,7 +6,8 @@ import (
 )
 
 // TestJoinUnjoinFlagsAreKarmadactls checks the flags karmadactl users type
-// and that both commands show examples.
+// (the control plane ones are the root's, inherited) and that both
+// commands show examples.
 func TestJoinUnjoinFlagsAreKarmadactls(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -22,7 +23,7 @@ func TestJoinUnjoinFlagsAreKarmadactls(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range tc.flags {
-			if cmd.Flags().Lookup(f) == nil {
+			if cmd.Flags().Lookup(f) == nil && cmd.InheritedFlags().Lookup(f) == nil {
 				t.Errorf("%s has no --%s", tc.name, f)
 			}
 		}
