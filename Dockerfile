@@ -19,7 +19,7 @@ COPY . .
 ENV CGO_ENABLED=0
 ARG VERSION=dev
 RUN for b in propel-controller-manager propel-scheduler propel-scheduler-estimator propelctl; do \
-      go build -trimpath -ldflags "-s -w -X github.com/propel-mc/propel/pkg/version.stamped=${VERSION}" -o /out/$b ./cmd/$b || exit 1; \
+      go build -trimpath -ldflags "-s -w -X github.com/propel-mc/propel/internal/app/version.stamped=${VERSION}" -o /out/$b ./cmd/$b || exit 1; \
     done
 
 FROM gcr.io/distroless/static:nonroot

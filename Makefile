@@ -6,7 +6,7 @@ SHELL := /usr/bin/env bash
 # The version the binaries report (--version, start-up log): the git
 # description of the checkout unless VERSION is given.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/propel-mc/propel/pkg/version.stamped=$(VERSION)
+LDFLAGS := -X github.com/propel-mc/propel/internal/app/version.stamped=$(VERSION)
 
 build: ## Build every binary into bin/, stamped with VERSION.
 	@for b in propel-controller-manager propel-scheduler propel-scheduler-estimator propelctl; do \
@@ -33,7 +33,7 @@ down: ## Stop a running `make up`.
 	@bin/propelctl local-down
 
 bench: ## Run the benchmarks reported in docs/benchmarks.md.
-	go test -run '^$$' -bench . -benchmem ./pkg/...
+	go test -run '^$$' -bench . -benchmem ./internal/... ./pkg/...
 
 testbin: ## Build the real Kubernetes test binaries into ~/.cache/propel/testbin (skips what exists).
 	@hack/testbin.sh >/dev/null

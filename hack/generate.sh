@@ -3,8 +3,8 @@
 # Propel's control-plane RBAC from the +kubebuilder:rbac markers beside the
 # code that makes each API call, with a pinned controller-gen built from the
 # Go module proxy, and the estimator's protobuf and gRPC code from
-# pkg/estimatorwire/*/*.proto with buf, protoc-gen-go (the version go.mod
-# requires) and protoc-gen-go-grpc, all pinned Go programs (no protoc). Run
+# internal/scheduling/estimatorwire/*/*.proto with buf, protoc-gen-go (the
+# version go.mod requires) and protoc-gen-go-grpc, all pinned Go programs (no protoc). Run
 # from a module root (default: this checkout); config/crds/crds_test.go runs
 # it on a copy to prove the committed files are fresh.
 set -euo pipefail
@@ -20,7 +20,7 @@ trap 'rm -rf "$plugins"' EXIT
 go build -o "$plugins/protoc-gen-go" google.golang.org/protobuf/cmd/protoc-gen-go
 GOBIN=$plugins go install "google.golang.org/grpc/cmd/protoc-gen-go-grpc@$protoc_gen_go_grpc_version"
 GOBIN=$plugins go install "github.com/bufbuild/buf/cmd/buf@$buf_version"
-PATH=$plugins:$PATH "$plugins/buf" generate --template hack/buf.gen.yaml --path pkg/estimatorwire .
+PATH=$plugins:$PATH "$plugins/buf" generate --template hack/buf.gen.yaml --path internal/scheduling/estimatorwire .
 
 controller_gen="go run sigs.k8s.io/controller-tools/cmd/controller-gen@v0.21.0"
 $controller_gen object:headerFile=hack/boilerplate.go.txt paths=./pkg/apis/...
@@ -28,5 +28,5 @@ $controller_gen crd:crdVersions=v1 paths=./pkg/apis/... output:crd:artifacts:con
 cluster_crd=config/crds/cluster.karmada.io_clusters.yaml
 awk -f hack/relax-cluster-conditions.awk "$cluster_crd" >"$cluster_crd.tmp"
 mv "$cluster_crd.tmp" "$cluster_crd"
-$controller_gen rbac:roleName=propel-controller-manager paths="./pkg/...;./cmd/..." output:rbac:artifacts:config=config/deploy/karmada-apiserver
+$controller_gen rbac:roleName=propel-controller-manager paths="./internal/...;./pkg/...;./cmd/..." output:rbac:artifacts:config=config/deploy/karmada-apiserver
 

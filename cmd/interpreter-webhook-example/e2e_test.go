@@ -16,10 +16,10 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/webhook"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/webhook/webhooktest"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook/webhooktest"
 	"github.com/propel-mc/propel/test/harness"
 )
 

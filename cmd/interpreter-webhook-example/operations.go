@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/native"
 	"github.com/propel-mc/propel/pkg/webhook/interpreter"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/propel-mc/propel/pkg/commandline"
-	"github.com/propel-mc/propel/pkg/schedulermanager"
+	"github.com/propel-mc/propel/internal/app/commandline"
+	"github.com/propel-mc/propel/internal/app/schedulermanager"
 )
 
 func main() {

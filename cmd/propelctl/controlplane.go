@@ -7,7 +7,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
 
-	"github.com/propel-mc/propel/pkg/controlplaneclient"
+	"github.com/propel-mc/propel/internal/cli/controlplaneclient"
 )
 
 // controlPlaneFlags are the root command's persistent flags that say how

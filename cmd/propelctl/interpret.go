@@ -16,12 +16,12 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/builtin"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/layer"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/builtin"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
 )
 
 type interpretOptions struct {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/native"
 )
 
 const workload = `apiVersion: workload.example.io/v1alpha1

@@ -7,8 +7,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/propel-mc/propel/pkg/join"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/internal/cli/join"
+	"github.com/propel-mc/propel/internal/shared/names"
 )
 
 func loadConfig(kubeconfig, context string) (*rest.Config, error) {

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/propel-mc/propel/pkg/localup"
+	"github.com/propel-mc/propel/internal/cli/localup"
 )
 
 func newLocalUpCommand() *cobra.Command {

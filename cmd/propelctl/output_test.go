@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/replay"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/replay"
 )
 
 // A report prints through each of kubectl's printers as its own JSON

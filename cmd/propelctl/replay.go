@@ -12,9 +12,9 @@ import (
 	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/replay"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/replay"
 )
 
 // replayOptions are the flags of interpret --replay.

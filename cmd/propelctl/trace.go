@@ -10,8 +10,8 @@ import (
 	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/propel-mc/propel/pkg/explain"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/cli/explain"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
 )
 
 const traceExample = `  # Every stage of deployment nginx in the namespace of the current context

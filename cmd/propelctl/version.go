@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/yaml"
 
-	"github.com/propel-mc/propel/pkg/version"
+	"github.com/propel-mc/propel/internal/app/version"
 )
 
 // maxMetricsBytes bounds what version reads of a metrics endpoint; a

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/propel-mc/propel/pkg/version"
+	"github.com/propel-mc/propel/internal/app/version"
 )
 
 // version --client prints propelctl's version and contacts nothing.

@@ -6,8 +6,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
-	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

@@ -66,7 +66,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, "config", "deploy", "karmada-apiserver", "role.yaml")); err != nil {
 		t.Errorf("generate did not write the role: %v", err)
 	}
-	for _, dir := range []string{"pkg/apis", "pkg/estimatorwire", "config/crds", "config/deploy/karmada-apiserver"} {
+	for _, dir := range []string{"pkg/apis", "internal/scheduling/estimatorwire", "config/crds", "config/deploy/karmada-apiserver"} {
 		_ = filepath.WalkDir(filepath.Join(tmp, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !(strings.HasPrefix(d.Name(), "zz_generated") || strings.HasSuffix(d.Name(), ".yaml") || strings.HasSuffix(d.Name(), ".pb.go")) {
 				return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

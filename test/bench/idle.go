@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	toolscache "k8s.io/client-go/tools/cache"
 
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

@@ -29,8 +29,8 @@ import (
 	"k8s.io/client-go/restmapper"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/pkg/apis"
-	"github.com/propel-mc/propel/pkg/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

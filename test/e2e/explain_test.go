@@ -22,11 +22,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/propel-mc/propel/internal/cli/controlplaneclient"
+	"github.com/propel-mc/propel/internal/cli/explain"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
-	"github.com/propel-mc/propel/pkg/controlplaneclient"
-	"github.com/propel-mc/propel/pkg/explain"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
 	"github.com/propel-mc/propel/test/harness"
 )
 

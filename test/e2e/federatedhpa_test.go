@@ -16,10 +16,10 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/propel-mc/propel/internal/cli/localenv"
+	"github.com/propel-mc/propel/internal/controllers/autoscaling/federatedhpa"
+	"github.com/propel-mc/propel/internal/shared/names"
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
-	"github.com/propel-mc/propel/pkg/autoscaling/federatedhpa"
-	"github.com/propel-mc/propel/pkg/localenv"
-	"github.com/propel-mc/propel/pkg/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 

@@ -17,8 +17,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/propel-mc/propel/pkg/controllermanager"
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/app/controllermanager"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

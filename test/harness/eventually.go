@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 )
 
 // DefaultTimeout is how long Eventually waits unless Timeout says

@@ -1,6 +1,6 @@
 // Package harness starts real multi-cluster environments for integration
 // and end-to-end tests: a Karmada-style control plane with Propel's CRDs and
-// member clusters registered as Cluster objects, built on pkg/localenv. It
+// member clusters registered as Cluster objects, built on internal/cli/localenv. It
 // builds missing binaries with hack/testbin.sh and stops every process when
 // the test ends, also when it fails.
 package harness
@@ -28,9 +28,9 @@ import (
 
 	"github.com/propel-mc/propel/config/crds"
 	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
+	"github.com/propel-mc/propel/internal/cli/join"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/pkg/apis"
-	"github.com/propel-mc/propel/pkg/join"
-	"github.com/propel-mc/propel/pkg/localenv"
 )
 
 // Options chooses the members; the default is DefaultMembers.

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/customization"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/layer"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/native"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
 )
 
 // answerAllocLimit bounds what one refused answer may allocate: far above

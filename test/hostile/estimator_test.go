@@ -24,10 +24,10 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/propel-mc/propel/pkg/estimatorserver"
-	"github.com/propel-mc/propel/pkg/estimatorwire"
-	"github.com/propel-mc/propel/pkg/estimatorwire/pb"
-	"github.com/propel-mc/propel/pkg/estimatorwire/service"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorserver"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/pb"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/service"
 )
 
 // rawRequest is an already encoded request: the probes encode their

@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/customization"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/customization"
 )
 
 // probeDeadline bounds every Lua probe: far above what a probe takes, far

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook/webhooktest"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/webhook/webhooktest"
 )
 
 // systemCA is the only system root of this test process: TestMain points

@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
+	"github.com/propel-mc/propel/internal/shared/membercluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
-	"github.com/propel-mc/propel/pkg/membercluster"
 )
 
 // TestMemberHTTPEndpointRefused: A Cluster whose

@@ -17,13 +17,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/layer"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/native"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/webhook"
+	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/webhook/webhooktest"
+	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
-	"github.com/propel-mc/propel/pkg/boundedtext"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/layer"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/native"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook"
-	"github.com/propel-mc/propel/pkg/resourceinterpreter/webhook/webhooktest"
 )
 
 func workload() *unstructured.Unstructured {

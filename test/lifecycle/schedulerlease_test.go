@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/propel-mc/propel/pkg/localenv"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/internal/cli/localenv"
+	"github.com/propel-mc/propel/internal/shared/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 

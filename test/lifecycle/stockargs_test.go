@@ -17,8 +17,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/propel-mc/propel/pkg/localenv"
-	"github.com/propel-mc/propel/pkg/names"
+	"github.com/propel-mc/propel/internal/cli/localenv"
+	"github.com/propel-mc/propel/internal/shared/names"
 	"github.com/propel-mc/propel/test/harness"
 )
 

@@ -10,7 +10,7 @@ import (
 
 // TestOneBindingOfTemplateLookup fails when production code derives the
 // name of a template's binding itself instead of asking
-// pkg/templatebinding (Key, Get), the one owner of what makes a binding a
+// internal/shared/templatebinding (Key, Get), the one owner of what makes a binding a
 // template's binding.
 func TestOneBindingOfTemplateLookup(t *testing.T) {
 	root := repoRoot(t)

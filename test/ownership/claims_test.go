@@ -20,7 +20,7 @@ var claimKeys = map[string]bool{
 }
 
 // TestClaimsRemovedOnlyByPolicyIndex fails when production code outside
-// pkg/detector/policyindex, the owner of the claim, deletes a claim key
+// internal/pipeline/detector/policyindex, the owner of the claim, deletes a claim key
 // from a map or lists claim keys (the way code removes or copies a set of
 // keys): claims are removed through policyindex.RemoveClaim and listed
 // through policyindex.ClaimLabelKeys and ClaimAnnotationKeys. Reading
@@ -53,7 +53,7 @@ func TestClaimsRemovedOnlyByPolicyIndex(t *testing.T) {
 				for _, a := range args {
 					if sel, ok := a.(*ast.SelectorExpr); ok && claimKeys[sel.Sel.Name] {
 						if x, ok := sel.X.(*ast.Ident); ok && x.Name == "names" {
-							t.Errorf("%s: %s the claim key names.%s; use pkg/detector/policyindex (RemoveClaim, ClaimLabelKeys, ClaimAnnotationKeys)",
+							t.Errorf("%s: %s the claim key names.%s; use internal/pipeline/detector/policyindex (RemoveClaim, ClaimLabelKeys, ClaimAnnotationKeys)",
 								fmt.Sprintf("%s:%d", rel, fset.Position(a.Pos()).Line), what, sel.Sel.Name)
 						}
 					}

@@ -31,14 +31,14 @@ var writeMethods = map[string]bool{
 // nothing, by package and call, with the reason. An entry that no longer
 // matches a call fails the test, so that the list stays true.
 var notWrites = map[string]string{
-	"pkg/workcluster mapFn.Create": "forwards a controller-runtime create event to an event handler",
-	"pkg/workcluster mapFn.Update": "forwards a controller-runtime update event to an event handler",
+	"internal/shared/workcluster mapFn.Create": "forwards a controller-runtime create event to an event handler",
+	"internal/shared/workcluster mapFn.Update": "forwards a controller-runtime update event to an event handler",
 }
 
 // writeSite is one call that writes an API object.
 type writeSite struct {
 	pos string // file:line, relative to the repository
-	dir string // the package directory, e.g. pkg/scheduler
+	dir string // the package directory, e.g. internal/scheduling/scheduler
 	// status is true for a write of the status sub-resource.
 	status bool
 	call   string // the call as written, for messages

@@ -9,7 +9,7 @@ import (
 )
 
 // TestOneEventRecorderConstructor fails when production code asks the
-// manager for an event recorder anywhere but pkg/controllermanager/recorder,
+// manager for an event recorder anywhere but internal/app/controllermanager/recorder,
 // the one constructor (it carries the one lint suppression for the core/v1
 // recorder Karmada's Events need).
 func TestOneEventRecorderConstructor(t *testing.T) {

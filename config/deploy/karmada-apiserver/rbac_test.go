@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	karmadaapiserver "github.com/propel-mc/propel/config/deploy/karmada-apiserver"
-	"github.com/propel-mc/propel/pkg/localenv"
+	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/test/harness"
 )
 

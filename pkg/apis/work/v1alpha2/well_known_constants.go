@@ -2,7 +2,7 @@ package v1alpha2
 
 // Labels and annotations Karmada puts on bindings and the objects derived
 // from them (Works, member objects). They belong to this API group in
-// Karmada; pkg/names re-exports them beside the other well-known keys.
+// Karmada; internal/shared/names re-exports them beside the other well-known keys.
 const (
 	// ResourceBindingPermanentIDLabel carries a ResourceBinding's permanent id.
 	ResourceBindingPermanentIDLabel = "resourcebinding.karmada.io/permanent-id"

@@ -1,0 +1,301 @@
+package estimatorserver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/pb"
+	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/service"
+)
+
+// Estimator answers the estimator RPCs for one member cluster from
+// informers over its Nodes and unfinished Pods.
+type Estimator struct {
+	cluster string
+	kube    kubernetes.Interface
+	factory informers.SharedInformerFactory
+	nodes   corelisters.NodeLister
+	pods    cache.SharedIndexInformer
+	// usage is every node's usage, kept by the pod informer's events.
+	usage *usageLedger
+	// usageSynced reports when usage has seen the pods' first list.
+	usageSynced cache.InformerSynced
+	now         func() time.Time
+	// running tracks the pod informer started by Start.
+	running sync.WaitGroup
+
+	// Methods the estimator service adds later answer Unimplemented.
+	service.UnimplementedEstimatorServer
+}
+
+// New returns the estimator of cluster, reading the member through kube.
+// Call Start before serving.
+func New(cluster string, kube kubernetes.Interface) *Estimator {
+	factory := informers.NewSharedInformerFactory(kube, 0)
+	nodes := factory.Core().V1().Nodes()
+	nodes.Informer()
+	pods := coreinformers.NewFilteredPodInformer(kube, metav1.NamespaceAll, 0,
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		func(o *metav1.ListOptions) {
+			o.FieldSelector = fields.AndSelectors(
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed)),
+			).String()
+		})
+	_ = pods.SetTransform(slimPod) // cannot fail: the informer has not started
+	usage := newUsageLedger()
+	registration, _ := pods.AddEventHandler(usage.handler())
+	return &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods,
+		usage: usage, usageSynced: registration.HasSynced, now: time.Now}
+}
+
+// Start runs the informers until ctx ends and waits for their first list.
+func (e *Estimator) Start(ctx context.Context) error {
+	e.factory.Start(ctx.Done())
+	e.running.Go(func() { e.pods.Run(ctx.Done()) })
+	for typ, ok := range e.factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("cluster %s: %v informer did not sync", e.cluster, typ)
+		}
+	}
+	if !cache.WaitForCacheSync(ctx.Done(), e.pods.HasSynced, e.usageSynced) {
+		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
+	}
+	return nil
+}
+
+// Shutdown waits for the informers to stop once the context given to Start
+// has ended.
+func (e *Estimator) Shutdown() {
+	e.factory.Shutdown()
+	e.running.Wait()
+}
+
+// checkCluster rejects requests meant for another cluster, as Karmada's
+// estimator does.
+func (e *Estimator) checkCluster(cluster string) error {
+	if cluster != e.cluster {
+		return status.Errorf(codes.InvalidArgument, "cluster name does not match: got %q, this estimator serves %q", cluster, e.cluster)
+	}
+	return nil
+}
+
+// snapshot is the free capacity of every node now.
+func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
+	nodes, err := e.nodes.List(labels.Everything())
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
+	}
+	slices.SortFunc(nodes, func(a, b *corev1.Node) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	out := make([]nodeCapacity, 0, len(nodes))
+	e.usage.read(func() {
+		for _, n := range nodes {
+			out = append(out, e.usage.freeOn(n))
+		}
+	})
+	return out, interrupted(ctx)
+}
+
+// deductAssumed packs the assumed workloads onto nodes.
+func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []*pb.AssumedWorkload) error {
+	n := 0
+	for i := range assumed {
+		n += len(assumed[i].GetComponents())
+	}
+	if n > estimatorwire.MaxRequestComponents {
+		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, estimatorwire.MaxRequestComponents)
+	}
+	for i := range assumed {
+		for j, c := range assumed[i].GetComponents() {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
+			r, err := decodeRequirement(c.GetReplicaRequirements().GetNodeClaim(), c.GetReplicaRequirements().GetResourceRequestBytes())
+			if err != nil {
+				return invalid("assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
+			}
+			if c.GetReplicas() > 0 {
+				if _, err := place(ctx, nodes, r, int64(c.GetReplicas())); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// MaxAvailableReplicas answers how many replicas the cluster holds.
+func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailableReplicasRequest) (*pb.MaxAvailableReplicasResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	r, err := decodeRequirement(req.GetReplicaRequirements().GetNodeClaim(), req.GetReplicaRequirements().GetResourceRequestBytes())
+	if err != nil {
+		return nil, invalid("replicaRequirements.%v", err)
+	}
+	nodes, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
+		return nil, err
+	}
+	n, err := timedEstimate(extensionEstimateReplicas, func() (int64, error) { return maxReplicas(ctx, nodes, r) })
+	if err != nil {
+		return nil, err
+	}
+	return &pb.MaxAvailableReplicasResponse{MaxReplicas: int32(n)}, nil
+}
+
+// MaxAvailableComponentSets answers how many complete component sets the
+// cluster holds.
+func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAvailableComponentSetsRequest) (*pb.MaxAvailableComponentSetsResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	if len(req.Components) == 0 {
+		return nil, status.Error(codes.InvalidArgument, "components: at least one is required")
+	}
+	comps := make([]component, 0, len(req.Components))
+	for i, c := range req.Components {
+		if err := interrupted(ctx); err != nil {
+			return nil, err
+		}
+		r, err := decodeRequirement(c.GetReplicaRequirements().GetNodeClaim(), c.GetReplicaRequirements().GetResourceRequestBytes())
+		if err != nil {
+			return nil, invalid("components[%d] (%q).replicaRequirements.%v", i, c.GetName(), err)
+		}
+		comps = append(comps, component{req: r, replicas: int64(c.GetReplicas())})
+	}
+	// Largest replicas first: first-fit packs them better.
+	slices.SortStableFunc(comps, func(a, b component) int {
+		return compareSize(b.req, a.req)
+	})
+	nodes, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
+		return nil, err
+	}
+	sets, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return maxSets(ctx, nodes, comps) })
+	if err != nil {
+		return nil, err
+	}
+	return &pb.MaxAvailableComponentSetsResponse{MaxSets: int32(min(sets, math.MaxInt32))}, nil
+}
+
+// compareSize orders requirements by CPU, then memory.
+func compareSize(a, b *requirement) int {
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if x, y := a.request[name], b.request[name]; x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// GetUnschedulableReplicas counts the workload's pods that have been
+// unschedulable for longer than the threshold.
+func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, req *pb.UnschedulableReplicasRequest) (*pb.UnschedulableReplicasResponse, error) {
+	if err := e.checkCluster(req.Cluster); err != nil {
+		return nil, err
+	}
+	ref := req.GetResource()
+	start := time.Now()
+	selector, err := e.workloadSelector(ctx, ref)
+	observeUnschedulableStep(stepGetObjectFromCache, start, err)
+	if err != nil {
+		return nil, err
+	}
+	threshold := time.Duration(max(req.UnschedulableThreshold, 0))
+	defer observeUnschedulableStep(stepGetWorkloadUnschedulablePods, time.Now(), nil)
+	objs, err := e.pods.GetIndexer().ByIndex(cache.NamespaceIndex, ref.GetNamespace())
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "list pods: %v", err)
+	}
+	now := e.now()
+	n := int32(0)
+	for _, o := range objs {
+		if err := interrupted(ctx); err != nil {
+			return nil, err
+		}
+		p := o.(*corev1.Pod)
+		if p.Spec.NodeName != "" || p.DeletionTimestamp != nil || !selector.Matches(labels.Set(p.Labels)) {
+			continue
+		}
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable &&
+				now.Sub(c.LastTransitionTime.Time) >= threshold {
+				n++
+				break
+			}
+		}
+	}
+	return &pb.UnschedulableReplicasResponse{UnschedulableReplicas: n}, nil
+}
+
+// workloadSelector reads the workload's pod selector from the member.
+func (e *Estimator) workloadSelector(ctx context.Context, ref *pb.ObjectReference) (labels.Selector, error) {
+	var sel *metav1.LabelSelector
+	var err error
+	switch {
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "Deployment":
+		d, getErr := e.kube.AppsV1().Deployments(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = d.Spec.Selector
+		}
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "ReplicaSet":
+		rs, getErr := e.kube.AppsV1().ReplicaSets(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = rs.Spec.Selector
+		}
+	case ref.GetApiVersion() == "apps/v1" && ref.GetKind() == "StatefulSet":
+		ss, getErr := e.kube.AppsV1().StatefulSets(ref.GetNamespace()).Get(ctx, ref.GetName(), metav1.GetOptions{})
+		if err = getErr; err == nil {
+			sel = ss.Spec.Selector
+		}
+	default:
+		return nil, status.Errorf(codes.Unimplemented, "resource %s %s: only apps/v1 Deployment, ReplicaSet and StatefulSet are supported", ref.GetApiVersion(), ref.GetKind())
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, status.Errorf(codes.NotFound, "%s %s/%s not found", ref.GetKind(), ref.GetNamespace(), ref.GetName())
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "get %s %s/%s: %v", ref.GetKind(), ref.GetNamespace(), ref.GetName(), err)
+	}
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return nil, status.Errorf(codes.FailedPrecondition, "%s %s/%s: selector: %v", ref.GetKind(), ref.GetNamespace(), ref.GetName(), err)
+	}
+	return s, nil
+}

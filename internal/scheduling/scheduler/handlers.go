@@ -1,0 +1,74 @@
+package scheduler
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/propel-mc/propel/internal/scheduling/scheduler/metrics"
+)
+
+type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
+
+// admits is the queue admission rule: the binding names this scheduler,
+// scheduling is not suspended, and a policy or controller claims it.
+func (s *Scheduler) admits(b *binding) bool {
+	return b.schedulerName() == s.name && !b.schedulingSuspended() && b.claimed()
+}
+
+// enqueue adds b with its schedule priority (higher first), or with
+// priority 0 when the PriorityBasedScheduling gate is off.
+func (s *Scheduler) enqueue(q queue, b *binding) {
+	req := reconcile.Request{NamespacedName: b.key()}
+	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok {
+		p := 0
+		if !s.ignorePriority {
+			p = b.priority()
+		}
+		pq.AddWithOpts(priorityqueue.AddOpts{Priority: &p}, req)
+		return
+	}
+	q.Add(req)
+}
+
+// bindingHandler enqueues admitted bindings on add and on generation
+// changes; status-only updates are ignored, deletes only drop bookkeeping.
+type bindingHandler struct{ s *Scheduler }
+
+func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue) {
+	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
+		h.s.enqueue(q, b)
+		metrics.BindingQueued(metrics.EventBindingAdd)
+	}
+}
+
+func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
+	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
+	h.s.writes.Observe(key, e.ObjectNew.GetResourceVersion())
+	if b, ok := wrap(e.ObjectNew); ok {
+		h.s.assumed.observeApplied(key, b.status)
+	}
+	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
+		return
+	}
+	if b, ok := wrap(e.ObjectNew); ok && h.s.admits(b) {
+		h.s.enqueue(q, b)
+		metrics.BindingQueued(metrics.EventBindingUpdate)
+	}
+}
+
+func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue) {
+	key := types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()}
+	h.s.writes.Forget(key)
+	h.s.assumed.forget(key)
+}
+
+func (h *bindingHandler) Generic(_ context.Context, e event.GenericEvent, q queue) {
+	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
+		h.s.enqueue(q, b)
+	}
+}
