@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -144,6 +146,8 @@ func scheduledCondition(err error) metav1.Condition {
 		var e *usage.Exceeded
 		errors.As(err, &e)
 		c.Reason, c.Message = usage.Reason, e.Error()
+	case webhookQuotaExceeded(err) != nil:
+		c.Reason, c.Message = usage.Reason, webhookQuotaExceeded(err).Error()
 	case framework.IsUnschedulable(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonUnschedulable, err.Error()
 	default:
@@ -157,6 +161,17 @@ func scheduledCondition(err error) metav1.Condition {
 func quotaExceeded(err error) bool {
 	var e *usage.Exceeded
 	return errors.As(err, &e)
+}
+
+// webhookQuotaExceeded returns the 403 QuotaExceeded with which a
+// ResourceBinding webhook (karmada-webhook, which owns the quota charge
+// when installed) refused the spec write in err, or nil.
+func webhookQuotaExceeded(err error) *apierrors.StatusError {
+	var s *apierrors.StatusError
+	if errors.As(err, &s) && s.ErrStatus.Code == http.StatusForbidden && string(s.ErrStatus.Reason) == usage.Reason {
+		return s
+	}
+	return nil
 }
 
 // retry is the requeue policy: none after success or FitError (a new
