@@ -19,6 +19,7 @@ import (
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas/status,verbs=update
 // +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch
+// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingwebhookconfigurations,verbs=get;list;watch
 
 // Reconciler recomputes one quota's overall usage; its requests are
 // quotas.
