@@ -15,11 +15,12 @@ import (
 )
 
 // RBAC: overall and overallUsed from ResourceBindings (status update), also
-// by the scheduler's admission check.
+// by the scheduler's admission check, which also lists
+// ValidatingWebhookConfigurations (the role's read-everything rule; the
+// role grants nothing in admissionregistration.k8s.io by name).
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas/status,verbs=update
 // +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch
-// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingwebhookconfigurations,verbs=get;list;watch
 
 // Reconciler recomputes one quota's overall usage; its requests are
 // quotas.
