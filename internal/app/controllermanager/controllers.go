@@ -2,6 +2,7 @@ package controllermanager
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -62,6 +63,21 @@ func setupScheduler(_ context.Context, c *Context) error {
 	return schedulermanager.SetupScheduler(mgr, c.Options.Scheduling, c.Options.FeatureGates)
 }
 
+// detectorDiscoveryTimeout bounds each request of the detector's
+// discovery: an aggregated API server that accepts a connection and never
+// answers must fail its group (which is retried) rather than stall every
+// later discovery, and with it the kinds served after startup.
+const detectorDiscoveryTimeout = 30 * time.Second
+
+// detectorDiscovery is the detector's discovery client: cfg with every
+// request bounded by timeout (cfg itself also serves the template
+// watches, which must not be cut).
+func detectorDiscovery(cfg *rest.Config, timeout time.Duration) (*discovery.DiscoveryClient, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.Timeout = timeout
+	return discovery.NewDiscoveryClientForConfig(cfg)
+}
+
 func setupDetector(_ context.Context, c *Context) error {
 	// The detector watches every served API, deprecated ones included
 	// (templates may use them); their deprecation warnings are noise.
@@ -71,7 +87,7 @@ func setupDetector(_ context.Context, c *Context) error {
 	if err != nil {
 		return err
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	disc, err := detectorDiscovery(cfg, detectorDiscoveryTimeout)
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ func RegisterAggregatedAPI(ctx context.Context, cfg *rest.Config, api Aggregated
 	if err != nil {
 		return err
 	}
-	name := api.Version + "." + api.Group
+	name := api.APIServiceName()
 	apiService := &unstructured.Unstructured{Object: map[string]interface{}{
 		"apiVersion": "apiregistration.k8s.io/v1",
 		"kind":       "APIService",
@@ -91,4 +91,36 @@ func RegisterAggregatedAPI(ctx context.Context, cfg *rest.Config, api Aggregated
 		return fmt.Errorf("register %s: %w", name, err)
 	}
 	return nil
+}
+
+// APIServiceName is the name of api's APIService ("<version>.<group>").
+func (api AggregatedAPI) APIServiceName() string { return api.Version + "." + api.Group }
+
+// APIServiceAvailable returns nil once the APIService name has the
+// condition Available=True (the aggregator reached the server behind it),
+// and otherwise an error naming the APIService and the condition's reason
+// and message: until then requests to its group fail with "the server is
+// currently unable to handle the request".
+func APIServiceAvailable(ctx context.Context, dyn dynamic.Interface, name string) error {
+	u, err := dyn.Resource(apiServices).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("read APIService %s: %w", name, err)
+	}
+	return apiServiceAvailable(u)
+}
+
+// apiServiceAvailable reads the Available condition of an APIService.
+func apiServiceAvailable(u *unstructured.Unstructured) error {
+	conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conditions {
+		m, ok := c.(map[string]interface{})
+		if !ok || m["type"] != "Available" {
+			continue
+		}
+		if m["status"] == "True" {
+			return nil
+		}
+		return fmt.Errorf("APIService %s is not Available: %v: %v", u.GetName(), m["reason"], m["message"])
+	}
+	return fmt.Errorf("APIService %s has no Available condition yet", u.GetName())
 }

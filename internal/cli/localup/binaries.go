@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"k8s.io/client-go/dynamic"
+
 	"github.com/propel-mc/propel/internal/cli/localenv"
 )
 
@@ -48,4 +50,30 @@ func stopAll(procs []*localenv.Process) {
 	for i := len(procs) - 1; i >= 0; i-- {
 		procs[i].Stop()
 	}
+}
+
+// apiServiceTimeout bounds the wait for an aggregated API to become
+// Available after its server listens (the aggregator's discovery check
+// runs every few seconds).
+const apiServiceTimeout = 2 * time.Minute
+
+// waitAPIServicesAvailable waits, at most apiServiceTimeout, until the
+// APIService of each of apis served by p is Available, so that what
+// follows (joining members, which writes Clusters) does not meet "the
+// server is currently unable to handle the request". The error names the
+// APIService, its condition and p's log tail.
+func waitAPIServicesAvailable(ctx context.Context, progress *localenv.Progress, p *localenv.Process, dyn dynamic.Interface, apis []localenv.AggregatedAPI) error {
+	ctx, cancel := context.WithTimeout(ctx, apiServiceTimeout)
+	defer cancel()
+	for _, api := range apis {
+		name := api.APIServiceName()
+		since := progress.Now()
+		if err := p.WaitUntil(ctx, "APIService "+name+" to be Available", func(ctx context.Context) error {
+			return localenv.APIServiceAvailable(ctx, dyn, name)
+		}); err != nil {
+			return err
+		}
+		progress.Step("APIService "+name+" available", since)
+	}
+	return nil
 }

@@ -3,11 +3,17 @@ package localup
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	fakedynamic "k8s.io/client-go/dynamic/fake"
 
 	"github.com/propel-mc/propel/internal/app/managerbase"
 	"github.com/propel-mc/propel/internal/cli/localenv"
@@ -123,5 +129,50 @@ func TestWaitListeningNamesAProcessThatExitsWithItsLogTail(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "ready") {
 		t.Errorf("progress says ready: %q", out.String())
+	}
+}
+
+// TestWaitAPIServicesAvailableNamesTheAPIServiceAndTheLogTail: an
+// aggregated API that never becomes Available fails the start, before any
+// member joins, with the APIService, its condition and the server's log.
+func TestWaitAPIServicesAvailableNamesTheAPIServiceAndTheLogTail(t *testing.T) {
+	p, err := localenv.StartProcess("karmada-aggregated-apiserver", "/bin/sh", []string{"-c", "echo etcd unreachable; sleep 60"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	notAvailable := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+		"metadata": map[string]interface{}{"name": "v1alpha1.cluster.karmada.io"},
+		"status": map[string]interface{}{"conditions": []interface{}{map[string]interface{}{
+			"type": "Available", "status": "False", "reason": "FailedDiscoveryCheck", "message": "failing or missing response"}}},
+	}}
+	dyn := fakedynamic.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}: "APIServiceList"}, notAvailable)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	// The log line must be written before the wait gives up.
+	if err := p.WaitUntil(ctx, "its log", func(context.Context) error {
+		lines, err := localenv.TailFile(p.LogPath, 1, 1<<10)
+		if err == nil && len(lines) == 0 {
+			err = errors.New("empty log")
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = waitAPIServicesAvailable(ctx, localenv.NewProgress(&out, time.Now), p, dyn,
+		[]localenv.AggregatedAPI{{Group: "cluster.karmada.io", Version: "v1alpha1"}})
+	if err == nil {
+		t.Fatal("an APIService that is not Available was reported available")
+	}
+	for _, want := range []string{"timed out waiting for APIService v1alpha1.cluster.karmada.io to be Available", "FailedDiscoveryCheck: failing or missing response", p.LogPath, "\n    etcd unreachable"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(out.String(), "available") {
+		t.Errorf("progress says available: %q", out.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/propel-mc/propel/internal/cli/localenv"
 	"github.com/propel-mc/propel/internal/shared/names"
@@ -196,6 +197,17 @@ func startKarmadaComponents(ctx context.Context, o Options, progress *localenv.P
 			api.Namespace, api.Service, api.Port = names.SystemNamespace, comp.name, c.port
 			if err := localenv.RegisterAggregatedAPI(ctx, env.ControlPlane.Config, api); err != nil {
 				return procs, fmt.Errorf("%s: %w", comp.name, err)
+			}
+		}
+		// Members join as soon as the components are up: the Cluster API
+		// must be reachable through the aggregator by then.
+		if comp.servesClusters {
+			dyn, err := dynamic.NewForConfig(env.ControlPlane.Config)
+			if err != nil {
+				return procs, err
+			}
+			if err := waitAPIServicesAvailable(ctx, progress, p, dyn, comp.apis); err != nil {
+				return procs, err
 			}
 		}
 		if comp.register != nil {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -141,9 +143,7 @@ func scheduledCondition(err error) metav1.Condition {
 	case framework.IsFitError(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonNoClusterFit, err.Error()
 	case quotaExceeded(err):
-		var e *usage.Exceeded
-		errors.As(err, &e)
-		c.Reason, c.Message = usage.Reason, e.Error()
+		c.Reason, c.Message = usage.Reason, quotaRefusal(err)
 	case framework.IsUnschedulable(err):
 		c.Reason, c.Message = workv1alpha2.BindingReasonUnschedulable, err.Error()
 	default:
@@ -154,9 +154,23 @@ func scheduledCondition(err error) metav1.Condition {
 
 // quotaExceeded reports whether err is a FederatedResourceQuota refusing
 // a placement.
-func quotaExceeded(err error) bool {
+func quotaExceeded(err error) bool { return quotaRefusal(err) != "" }
+
+// quotaRefusal is the message of a FederatedResourceQuota refusing a
+// placement in err, or "": the scheduler's own check (*usage.Exceeded),
+// or the 403 QuotaExceeded with which a ResourceBinding webhook
+// (karmada-webhook, which owns the charge when installed) refused the
+// spec write, as karmada-scheduler reads it.
+func quotaRefusal(err error) string {
 	var e *usage.Exceeded
-	return errors.As(err, &e)
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	var s *apierrors.StatusError
+	if errors.As(err, &s) && s.ErrStatus.Code == http.StatusForbidden && string(s.ErrStatus.Reason) == usage.Reason {
+		return s.Error()
+	}
+	return ""
 }
 
 // retry is the requeue policy: none after success or FitError (a new

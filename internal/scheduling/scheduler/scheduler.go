@@ -73,7 +73,8 @@ type Options struct {
 
 // QuotaAdmitter charges the change of placement from oldSpec to newSpec to
 // the quotas of namespace, or refuses it with an error that unwraps to a
-// *usage.Exceeded (internal/controllers/federatedquota/enforcement.Admitter).
+// *usage.Exceeded (internal/controllers/federatedquota/enforcement.Admitter, which leaves
+// the charge to a ResourceBinding webhook when one is installed).
 type QuotaAdmitter interface {
 	Admit(ctx context.Context, namespace string, oldSpec, newSpec *workv1alpha2.ResourceBindingSpec) error
 }

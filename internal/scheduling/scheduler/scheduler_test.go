@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -155,6 +159,9 @@ func TestScheduledCondition(t *testing.T) {
 		{&framework.FitError{NumAllClusters: 1, Reasons: map[string]int{"x": 1}}, metav1.ConditionFalse, workv1alpha2.BindingReasonNoClusterFit},
 		{&framework.UnschedulableError{Message: "m"}, metav1.ConditionFalse, workv1alpha2.BindingReasonUnschedulable},
 		{errors.New("boom"), metav1.ConditionFalse, workv1alpha2.BindingReasonSchedulerError},
+		// karmada-webhook's refusal of the spec write (403 QuotaExceeded).
+		{fmt.Errorf("patch: %w", &apierrors.StatusError{ErrStatus: metav1.Status{Code: http.StatusForbidden, Reason: "QuotaExceeded", Message: "admission webhook denied"}}), metav1.ConditionFalse, workv1alpha2.BindingReasonQuotaExceeded},
+		{apierrors.NewForbidden(schema.GroupResource{Resource: "resourcebindings"}, "rb", errors.New("rbac")), metav1.ConditionFalse, workv1alpha2.BindingReasonSchedulerError},
 	}
 	for _, tt := range tests {
 		c := scheduledCondition(tt.err)

@@ -15,16 +15,19 @@ import (
 
 // Admitter is the quota check of a new placement. Karmada makes it in the
 // ResourceBinding validating webhook, so a scheduler write that exceeds a
-// quota is refused with 403 QuotaExceeded; Propel has no webhook and the
-// scheduler calls Admit before writing, with the same arithmetic and the
-// same optimistic charge of status.overallUsed.
+// quota is refused with 403 QuotaExceeded. Propel's scheduler calls Admit
+// before writing, with the same arithmetic and the same optimistic charge
+// of status.overallUsed, unless a validating webhook for ResourceBinding
+// updates is installed (karmada-webhook running beside Propel): that
+// webhook then charges the write and Admit leaves it to it.
 type Admitter struct {
 	Client client.Client
 }
 
 // Admit charges the change from oldSpec's placement to newSpec's to every
 // quota of namespace, or refuses it with a *usage.Exceeded naming the
-// first quota and resource it would exceed (nothing is charged then). A
+// first quota and resource it would exceed (nothing is charged then),
+// or charges nothing when a ResourceBinding webhook owns the charge. A
 // newSpec with a negative request or replica count is refused with an
 // error wrapping usage.ErrNegativeCharge (the caller names the binding).
 // Quota statuses are updated only when every quota admits; a conflict
@@ -37,8 +40,15 @@ func (a *Admitter) Admit(ctx context.Context, namespace string, oldSpec, newSpec
 	if len(delta) == 0 {
 		return nil
 	}
+	webhook, err := chargedByWebhook(ctx, a.Client)
+	if err != nil {
+		return fmt.Errorf("find who charges FederatedResourceQuotas of %s: %w", namespace, err)
+	}
+	if webhook {
+		return nil
+	}
 	var refused error
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		refused = nil
 		var quotas policyv1alpha1.FederatedResourceQuotaList
 		if err := a.Client.List(ctx, &quotas, client.InNamespace(namespace)); err != nil {

@@ -15,7 +15,9 @@ import (
 )
 
 // RBAC: overall and overallUsed from ResourceBindings (status update), also
-// by the scheduler's admission check.
+// by the scheduler's admission check, which also lists
+// ValidatingWebhookConfigurations (the role's read-everything rule; the
+// role grants nothing in admissionregistration.k8s.io by name).
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas,verbs=get;list;watch
 // +kubebuilder:rbac:groups=policy.karmada.io,resources=federatedresourcequotas/status,verbs=update
 // +kubebuilder:rbac:groups=work.karmada.io,resources=resourcebindings,verbs=get;list;watch

@@ -2,7 +2,9 @@ package templatecache
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,8 +18,9 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	toolscache "k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/controller-runtime/pkg/log"
+	"k8s.io/klog/v2"
 
+	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	"github.com/propel-mc/propel/internal/shared/compactcache"
 )
 
@@ -114,17 +117,32 @@ func (c *Cache) KeyFor(gvk schema.GroupVersionKind, namespace, name string) (Key
 // Discover creates an informer for every served resource that supports
 // list, watch and delete and is neither skipped nor watched yet, calls
 // onNew for each (before the informer starts, so its handlers see every
-// template) and starts the new informers. Partial discovery failures are
-// tolerated: what was found is watched.
-func (c *Cache) Discover(ctx context.Context, onNew func(gvk schema.GroupVersionKind, inf toolscache.SharedIndexInformer) error) {
-	logger := log.FromContext(ctx)
+// template) and starts the new informers. A partial discovery (an
+// aggregated API unavailable: ErrGroupDiscoveryFailed) still watches
+// every group that was found; the failing group versions are logged and
+// returned so that the caller retries them sooner than its period. A
+// discovery that found nothing returns its error.
+func (c *Cache) Discover(ctx context.Context, onNew func(gvk schema.GroupVersionKind, inf toolscache.SharedIndexInformer) error) error {
+	logger := klog.FromContext(ctx)
 	lists, err := c.discovery.ServerPreferredResources()
 	if err != nil && len(lists) == 0 {
-		logger.Error(err, "discovery failed")
-		return
+		logger.Error(err, "discovery of served APIs failed")
+		return fmt.Errorf("discover served APIs: %w", err)
 	}
-	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
-		logger.Error(err, "partial discovery failure")
+	var failed error
+	if err != nil {
+		var groupErr *discovery.ErrGroupDiscoveryFailed
+		if errors.As(err, &groupErr) {
+			gvs := make([]string, 0, len(groupErr.Groups))
+			for gv := range groupErr.Groups {
+				gvs = append(gvs, gv.String())
+			}
+			slices.Sort(gvs)
+			logger.Info("some API groups could not be discovered, watching the others and retrying", "groupVersions", gvs, "err", boundedtext.String(err.Error()))
+		} else {
+			logger.Error(err, "partial discovery failure, watching what was found")
+		}
+		failed = fmt.Errorf("discover served APIs: %w", err)
 	}
 	added := 0
 	for _, list := range lists {
@@ -155,6 +173,7 @@ func (c *Cache) Discover(ctx context.Context, onNew func(gvk schema.GroupVersion
 		c.informers.Start(ctx.Done())
 		logger.V(1).Info("watching new resources", "count", added)
 	}
+	return failed
 }
 
 // Watch creates (without starting) the informer of gvk's templates.

@@ -163,21 +163,41 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return mgr.Add(manager.RunnableFunc(r.discoverEvery))
 }
 
-// discoverEvery adds a source per newly served kind until ctx ends.
+// discoverEvery adds a source per newly served kind until ctx ends:
+// every DiscoveryInterval, as Karmada's detector re-discovers, and sooner
+// while a discovery is partial (an aggregated API not yet available), with
+// a backoff from discoveryRetryMin doubling up to the interval, so the
+// kinds of the groups found are watched at once and the failing groups
+// are added soon after they come up.
 func (r *Reconciler) discoverEvery(ctx context.Context) error {
 	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithName(Name))
-	t := time.NewTicker(r.opts.DiscoveryInterval)
-	defer t.Stop()
+	retry := discoveryRetryMin
 	for {
-		r.templates.Discover(ctx, func(gvk schema.GroupVersionKind, inf toolscache.SharedIndexInformer) error {
+		err := r.templates.Discover(ctx, func(gvk schema.GroupVersionKind, inf toolscache.SharedIndexInformer) error {
 			return r.ctrl.Watch(&templateSource{r: r, gvk: gvk, informer: inf})
 		})
+		var wait time.Duration
+		wait, retry = nextDiscovery(err, retry, r.opts.DiscoveryInterval)
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-time.After(wait):
 		}
 	}
+}
+
+// discoveryRetryMin is the first retry delay of a partial discovery.
+const discoveryRetryMin = time.Second
+
+// nextDiscovery is the wait before the next discovery after one that
+// returned err, and the retry delay after that: the doubling retry delay
+// (at most interval) while discovery fails, interval once it succeeds.
+func nextDiscovery(err error, retry, interval time.Duration) (wait, next time.Duration) {
+	if err == nil {
+		return interval, discoveryRetryMin
+	}
+	wait = min(retry, interval)
+	return wait, min(2*retry, interval)
 }
 
 // Enqueue queues a template; lazy says the change that queues it touched
