@@ -10,7 +10,7 @@ fuzztime=${FUZZTIME:-5s}
 run_target() {
   go test -run '^$' -fuzz "^${2}\$" -fuzztime "$fuzztime" "$1" >/tmp/propel-fuzz.log 2>&1
 }
-targets=$(grep -rl --include='*_test.go' '^func Fuzz' pkg cmd test 2>/dev/null | sort)
+targets=$(grep -rl --include='*_test.go' '^func Fuzz' internal pkg cmd test 2>/dev/null | sort)
 for file in $targets; do
   pkg=./$(dirname "$file")
   for name in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$file"); do

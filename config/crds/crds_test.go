@@ -45,14 +45,14 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	root := filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 	tmp := t.TempDir()
 	// The RBAC markers live beside the calls in every package, so the whole
-	// module is copied (the role is generated from ./pkg/... and ./cmd/...).
-	for _, p := range []string{"go.mod", "go.sum", "hack", "pkg", "cmd", "config", "test"} {
+	// module is copied (the role is generated from ./internal/..., ./pkg/... and ./cmd/...).
+	for _, p := range []string{"go.mod", "go.sum", "hack", "internal", "pkg", "cmd", "config", "test"} {
 		copyTree(t, filepath.Join(root, p), filepath.Join(tmp, p))
 	}
 	// The role and the estimator's generated code are removed first, so that
 	// only fresh ones can match.
 	for _, f := range []string{"pb/estimator.pb.go", "service/service.pb.go", "service/service_grpc.pb.go"} {
-		if err := os.Remove(filepath.Join(tmp, "pkg", "estimatorwire", f)); err != nil {
+		if err := os.Remove(filepath.Join(tmp, "internal", "scheduling", "estimatorwire", f)); err != nil {
 			t.Fatal(err)
 		}
 	}

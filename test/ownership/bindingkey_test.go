@@ -15,10 +15,10 @@ import (
 func TestOneBindingOfTemplateLookup(t *testing.T) {
 	root := repoRoot(t)
 	allowed := map[string]bool{
-		filepath.Join(root, "pkg", "templatebinding"): true,
-		filepath.Join(root, "pkg", "names"):           true, // defines the algorithm
+		filepath.Join(root, "internal", "shared", "templatebinding"): true,
+		filepath.Join(root, "internal", "shared", "names"):           true, // defines the algorithm
 	}
-	for _, dir := range []string{"pkg", "cmd"} {
+	for _, dir := range []string{"internal", "pkg", "cmd"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || allowed[filepath.Dir(path)] {
 				return err

@@ -27,9 +27,9 @@ var claimKeys = map[string]bool{
 // one key (labels[names.X]) is allowed.
 func TestClaimsRemovedOnlyByPolicyIndex(t *testing.T) {
 	root := repoRoot(t)
-	owner := filepath.Join(root, "pkg", "detector", "policyindex")
+	owner := filepath.Join(root, "internal", "pipeline", "detector", "policyindex")
 	fset := token.NewFileSet()
-	for _, dir := range []string{"pkg", "cmd"} {
+	for _, dir := range []string{"internal", "pkg", "cmd"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Dir(path) == owner {
 				return err

@@ -156,7 +156,7 @@ type ownershipRow struct {
 	owners  []string
 }
 
-var packagePath = regexp.MustCompile("`((?:pkg|cmd)/[a-z0-9/_]+)`")
+var packagePath = regexp.MustCompile("`((?:internal|pkg|cmd)/[a-z0-9/_]+)`")
 
 // ownershipTable reads the rows of the table under the heading in
 // docs/architecture.md.
@@ -239,7 +239,7 @@ const tableHeading = "## Field ownership"
 // owner of a status field, for a status write).
 func TestEveryWriterHasAnOwnershipRow(t *testing.T) {
 	root := repoRoot(t)
-	sites := writeSites(t, root, "pkg", "cmd")
+	sites := writeSites(t, root, "internal", "pkg", "cmd")
 	if len(sites) < 40 {
 		t.Fatalf("found only %d write sites: the scan is broken", len(sites))
 	}

@@ -14,8 +14,8 @@ import (
 // recorder Karmada's Events need).
 func TestOneEventRecorderConstructor(t *testing.T) {
 	root := repoRoot(t)
-	owner := filepath.Join(root, "pkg", "controllermanager", "recorder")
-	for _, dir := range []string{"pkg", "cmd"} {
+	owner := filepath.Join(root, "internal", "app", "controllermanager", "recorder")
+	for _, dir := range []string{"internal", "pkg", "cmd"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Dir(path) == owner {
 				return err
