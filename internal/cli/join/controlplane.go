@@ -2,6 +2,7 @@ package join
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -62,6 +63,12 @@ func controlPlaneObjects(o Options, member *rest.Config, clusterID string, c *cr
 	return append(objs, cluster), nil
 }
 
+// ErrAlreadyJoined is the refusal to join a member that is already
+// registered under the same name: nothing is left to do, and a caller
+// that only wants the member joined (local-up restarting on its saved
+// state) goes on.
+var ErrAlreadyJoined = errors.New("already joined")
+
 // checkNotRegistered refuses a name that is taken and a member that is
 // already registered under another name (Karmada's cluster ID check).
 func checkNotRegistered(ctx context.Context, cp client.Client, name, clusterID string) error {
@@ -71,6 +78,9 @@ func checkNotRegistered(ctx context.Context, cp client.Client, name, clusterID s
 	}
 	for i := range list.Items {
 		c := &list.Items[i]
+		if c.Name == name && clusterID != "" && c.Spec.ID == clusterID {
+			return fmt.Errorf("cluster %s is already registered for this member (cluster ID %s): %w", name, clusterID, ErrAlreadyJoined)
+		}
 		if c.Name == name {
 			return fmt.Errorf("cluster %s is already registered (Cluster %s exists; unjoin it first)", name, c.Name)
 		}

@@ -2,6 +2,7 @@ package join
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -119,8 +120,11 @@ func TestCheckNotRegistered(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "uid-a") || !strings.Contains(err.Error(), "Cluster a") {
 		t.Fatalf("same member under another name: %v; want an error naming the ID and Cluster a", err)
 	}
-	if err := checkNotRegistered(ctx, cp, "a", "uid-c"); err == nil || !strings.Contains(err.Error(), "Cluster a exists") {
+	if err := checkNotRegistered(ctx, cp, "a", "uid-c"); err == nil || !strings.Contains(err.Error(), "Cluster a exists") || errors.Is(err, ErrAlreadyJoined) {
 		t.Fatalf("taken name: %v", err)
+	}
+	if err := checkNotRegistered(ctx, cp, "a", "uid-a"); !errors.Is(err, ErrAlreadyJoined) {
+		t.Fatalf("the same member under its own name: %v, want ErrAlreadyJoined", err)
 	}
 }
 

@@ -263,10 +263,16 @@ func start(startCtx context.Context, o Options, progress *localenv.Progress, com
 	for _, m := range env.Members {
 		mo := m.Options
 		since := progress.Now()
-		if _, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}}); err != nil {
+		_, err := join.Join(startCtx, env.ControlPlane.Config, m.Config, join.Options{Name: mo.Name, Provider: mo.Provider, Region: mo.Region, Zones: []string{mo.Zone}})
+		switch {
+		case errors.Is(err, join.ErrAlreadyJoined):
+			// A restart on saved state: the member is registered already.
+			progress.Step(fmt.Sprintf("%s joined already (%s)", mo.Name, mo.Region), since)
+		case err != nil:
 			return env, procs, fmt.Errorf("join %s: %w", mo.Name, err)
+		default:
+			progress.Step(fmt.Sprintf("joined %s (%s)", mo.Name, mo.Region), since)
 		}
-		progress.Step(fmt.Sprintf("joined %s (%s)", mo.Name, mo.Region), since)
 	}
 	if err := applyClusterTaintPolicy(startCtx, env); err != nil {
 		return env, procs, err
