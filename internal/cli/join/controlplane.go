@@ -78,7 +78,9 @@ func checkNotRegistered(ctx context.Context, cp client.Client, name, clusterID s
 	}
 	for i := range list.Items {
 		c := &list.Items[i]
-		if c.Name == name && clusterID != "" && c.Spec.ID == clusterID {
+		// A Cluster without an ID was registered before IDs were
+		// recorded (by an older join): taken as this member's too.
+		if c.Name == name && clusterID != "" && (c.Spec.ID == clusterID || c.Spec.ID == "") {
 			return fmt.Errorf("cluster %s is already registered for this member (cluster ID %s): %w", name, clusterID, ErrAlreadyJoined)
 		}
 		if c.Name == name {

@@ -126,6 +126,10 @@ func TestCheckNotRegistered(t *testing.T) {
 	if err := checkNotRegistered(ctx, cp, "a", "uid-a"); !errors.Is(err, ErrAlreadyJoined) {
 		t.Fatalf("the same member under its own name: %v, want ErrAlreadyJoined", err)
 	}
+	old := fake.NewClientBuilder().WithScheme(apis.Scheme).WithObjects(&clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "a"}}).Build()
+	if err := checkNotRegistered(ctx, old, "a", "uid-a"); !errors.Is(err, ErrAlreadyJoined) {
+		t.Fatalf("a Cluster of the name registered without an ID: %v, want ErrAlreadyJoined", err)
+	}
 }
 
 func TestValidateClusterName(t *testing.T) {
