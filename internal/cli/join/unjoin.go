@@ -119,17 +119,22 @@ var errRemovalTimeout = errors.New("timed out")
 func waitForRemoval(ctx context.Context, cp client.Client, opts UnjoinOptions) error {
 	execSpace := names.ExecutionSpace(opts.Name)
 	var left []string
+	var lastErr error
 	err := wait.PollUntilContextTimeout(ctx, opts.PollInterval, opts.Wait, true, func(ctx context.Context) (bool, error) {
-		left = left[:0]
+		left, lastErr = left[:0], nil
 		for _, o := range []client.Object{&clusterv1alpha1.Cluster{}, &corev1.Namespace{}} {
 			key := client.ObjectKey{Name: opts.Name}
 			if _, ok := o.(*corev1.Namespace); ok {
 				key.Name = execSpace
 			}
+			// A failed read (an API server restart, the client's rate
+			// limiter near the deadline) counts the object as present
+			// and the poll goes on: only the wait's end stops it.
 			if err := cp.Get(ctx, key, o); err == nil {
 				left = append(left, kindOf(o)+" "+key.Name)
 			} else if !apierrors.IsNotFound(err) {
-				return false, err
+				left = append(left, kindOf(o)+" "+key.Name)
+				lastErr = err
 			}
 		}
 		return len(left) == 0, nil
@@ -138,6 +143,9 @@ func waitForRemoval(ctx context.Context, cp client.Client, opts UnjoinOptions) e
 		return nil
 	}
 	if wait.Interrupted(err) {
+		if lastErr != nil {
+			left = append(left, fmt.Sprintf("last read error: %v", lastErr))
+		}
 		return fmt.Errorf("%w after %s waiting for the controller manager to remove the execution namespace %s and the Cluster (still present: %v); is propel-controller-manager running? --force removes the finalizers and goes on",
 			errRemovalTimeout, opts.Wait, execSpace, left)
 	}
