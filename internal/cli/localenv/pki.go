@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -24,6 +25,9 @@ type PKI struct {
 	CAPEM  []byte
 	caCert *x509.Certificate
 	caKey  *ecdsa.PrivateKey
+	// saKeyMu serialises ServiceAccountKey: the API servers of several
+	// members start at once and must all get the same, complete key.
+	saKeyMu sync.Mutex
 }
 
 // LoadOrCreatePKI reuses the CA under dir, or creates one, so that a second
@@ -145,8 +149,10 @@ func (p *PKI) issue(name string, tmpl *x509.Certificate) (*CertPair, error) {
 // ServiceAccountKey writes (once) the RSA key pair API servers use to sign
 // and verify service account tokens, returning the private and public paths.
 func (p *PKI) ServiceAccountKey() (string, string, error) {
+	p.saKeyMu.Lock()
+	defer p.saKeyMu.Unlock()
 	priv, pub := filepath.Join(p.Dir, "sa.key"), filepath.Join(p.Dir, "sa.pub")
-	if _, err := os.Stat(priv); err == nil {
+	if _, err := os.Stat(pub); err == nil {
 		return priv, pub, nil
 	}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
@@ -157,10 +163,30 @@ func (p *PKI) ServiceAccountKey() (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	return priv, pub, writeFiles(map[string][]byte{
-		priv: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}),
-		pub:  pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}),
-	})
+	// The private key first: the public key's presence says both are
+	// complete, also to a later local-up reading the same directory.
+	if err := writeFileAtomically(priv, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})); err != nil {
+		return "", "", err
+	}
+	return priv, pub, writeFileAtomically(pub, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}))
+}
+
+// writeFileAtomically writes data to a temporary file beside path and
+// renames it into place, so that no reader ever sees a partial file.
+func writeFileAtomically(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(f.Name(), path)
 }
 
 func encodeECKey(key *ecdsa.PrivateKey) ([]byte, error) {
