@@ -2,6 +2,7 @@ package localenv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,6 +142,28 @@ func startAPIServer(ctx context.Context, progress *Progress, name string, pki *P
 // Start (re)starts the API server process with its original flags and waits
 // for /readyz; tests use Stop and Start to take a member down and back.
 func (s *APIServer) Start(ctx context.Context) error {
+	return retryEarlyExit(startAttempts, func() error { return s.startOnce(ctx) })
+}
+
+// startAttempts is how often Start starts the process when it exits before
+// it is ready: on a saturated machine kube-apiserver exits now and then
+// from a post-start hook that timed out ("not yet ready to handle
+// request"); the same flags on the same etcd then start.
+const startAttempts = 2
+
+// retryEarlyExit runs start up to attempts times while it fails with
+// ErrExitedEarly; any other error, and the last attempt's, is returned.
+func retryEarlyExit(attempts int, start func() error) error {
+	var err error
+	for range attempts {
+		if err = start(); !errors.Is(err, ErrExitedEarly) {
+			return err
+		}
+	}
+	return err
+}
+
+func (s *APIServer) startOnce(ctx context.Context) error {
 	s.progress.Starting(s.Name + "-apiserver")
 	proc, err := StartProcessWithEnv(s.Name+"-apiserver", bin("kube-apiserver"), s.args, s.env, s.logDir)
 	if err != nil {

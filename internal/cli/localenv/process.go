@@ -113,7 +113,7 @@ func (p *Process) WaitUntil(ctx context.Context, what string, check func(context
 	var last error
 	for {
 		if done, err := p.Exited(); done {
-			return fmt.Errorf("%s exited while waiting for %s (%v)%s", p.Name, what, err, p.logTail())
+			return exitedError{fmt.Sprintf("%s exited while waiting for %s (%v)%s", p.Name, what, err, p.logTail())}
 		}
 		if last = check(ctx); last == nil {
 			return nil
@@ -125,6 +125,15 @@ func (p *Process) WaitUntil(ctx context.Context, what string, check func(context
 		}
 	}
 }
+
+// ErrExitedEarly matches (errors.Is) the error of WaitUntil when the
+// process exited before it was ready.
+var ErrExitedEarly = errors.New("process exited before it was ready")
+
+type exitedError struct{ text string }
+
+func (e exitedError) Error() string        { return e.text }
+func (e exitedError) Is(target error) bool { return target == ErrExitedEarly }
 
 // tailLines and tailBytes bound what an error quotes of a log.
 const (

@@ -75,6 +75,9 @@ func TestWaitUntilNamesAnExitedProcessWithItsLogTail(t *testing.T) {
 	if err == nil {
 		t.Fatal("a process that exits became ready")
 	}
+	if !errors.Is(err, ErrExitedEarly) {
+		t.Errorf("error %v is not ErrExitedEarly", err)
+	}
 	msg := err.Error()
 	for _, want := range []string{"fake-apiserver exited while waiting for /readyz", "exit status 1", "last lines of " + p.LogPath, "\n    boom", "\n    line 30"} {
 		if !strings.Contains(msg, want) {
