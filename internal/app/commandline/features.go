@@ -44,11 +44,13 @@ const (
 	// MultiplePodTemplatesScheduling fills the bindings' components from
 	// InterpretComponent; the estimators count complete component sets.
 	MultiplePodTemplatesScheduling featuregate.Feature = "MultiplePodTemplatesScheduling"
-	// ControllerPriorityQueue, WorkloadAffinity and
-	// SchedulingOvercommitProtection are accepted without effect (see
-	// inactiveGates).
+	// WorkloadAffinity names the templates' workload affinity groups in
+	// their ResourceBindings, and the scheduler co-locates or separates
+	// the members of a group.
+	WorkloadAffinity featuregate.Feature = "WorkloadAffinity"
+	// ControllerPriorityQueue and SchedulingOvercommitProtection are
+	// accepted without effect (see inactiveGates).
 	ControllerPriorityQueue        featuregate.Feature = "ControllerPriorityQueue"
-	WorkloadAffinity               featuregate.Feature = "WorkloadAffinity"
 	SchedulingOvercommitProtection featuregate.Feature = "SchedulingOvercommitProtection"
 )
 
@@ -75,7 +77,7 @@ var karmadaGates = map[featuregate.Feature]featuregate.FeatureSpec{
 
 // inactiveGates are the Karmada gates Propel accepts without acting on
 // them.
-var inactiveGates = []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection, WorkloadAffinity}
+var inactiveGates = []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection}
 
 // NewFeatureGates returns a feature gate (k8s.io/component-base) that
 // knows Karmada's gates and the logging gates, every one at its default.

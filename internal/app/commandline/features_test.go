@@ -41,13 +41,15 @@ func TestFeatureGatesFlagSetsAndRejects(t *testing.T) {
 	}
 	usage := fs.Lookup("feature-gates").Usage
 	for _, want := range []string{"PropagateDeps=true|false (BETA - default=true)", "PropagationPolicyPreemption=true|false (ALPHA - default=false)",
-		"WorkloadAffinity=true|false (ALPHA - default=false) [accepted, no effect in Propel]"} {
+		"SchedulingOvercommitProtection=true|false (ALPHA - default=false) [accepted, no effect in Propel]"} {
 		if !strings.Contains(usage, want) {
 			t.Errorf("usage lacks %q:\n%s", want, usage)
 		}
 	}
-	if strings.Contains(usage, "PropagateDeps=true|false (BETA - default=true) [") {
-		t.Errorf("usage marks an implemented gate:\n%s", usage)
+	for _, implemented := range []string{"PropagateDeps=true|false (BETA - default=true) [", "WorkloadAffinity=true|false (ALPHA - default=false) ["} {
+		if strings.Contains(usage, implemented) {
+			t.Errorf("usage marks an implemented gate:\n%s", usage)
+		}
 	}
 }
 
@@ -78,12 +80,12 @@ func TestInactiveGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := InactiveGates(fg)
-	if want := []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection, WorkloadAffinity}; !slices.Equal(got, want) {
+	if want := []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection}; !slices.Equal(got, want) {
 		t.Errorf("inactive %v, want %v", got, want)
 	}
 	var lines []string
 	WarnInactiveGates(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}), fg)
-	if len(lines) != 3 || !strings.Contains(lines[0], `"featureGate"="ControllerPriorityQueue"`) || !strings.Contains(lines[0], `"value"=false`) {
+	if len(lines) != 2 || !strings.Contains(lines[0], `"featureGate"="ControllerPriorityQueue"`) || !strings.Contains(lines[0], `"value"=false`) {
 		t.Errorf("warnings %q, want one per inactive gate with its value", lines)
 	}
 }

@@ -103,6 +103,7 @@ func setupDetector(_ context.Context, c *Context) error {
 		PriorityBasedScheduling:        c.Options.FeatureGates.Enabled(commandline.PriorityBasedScheduling),
 		MultiplePodTemplatesScheduling: c.Options.FeatureGates.Enabled(commandline.MultiplePodTemplatesScheduling),
 		ResourceQuotaEstimate:          c.Options.FeatureGates.Enabled(commandline.ResourceQuotaEstimate),
+		WorkloadAffinity:               c.Options.FeatureGates.Enabled(commandline.WorkloadAffinity),
 	})
 	if err != nil {
 		return err

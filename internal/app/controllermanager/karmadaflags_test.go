@@ -105,7 +105,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	logger := funcr.New(func(prefix, args string) { lines = append(lines, args) }, funcr.Options{})
 	o.warnInactive(logger)
 	all := strings.Join(lines, "\n")
-	for _, want := range []string{`"featureGate"="WorkloadAffinity"`, `"featureGate"="SchedulingOvercommitProtection"`} {
+	for _, want := range []string{`"featureGate"="SchedulingOvercommitProtection"`} {
 		if strings.Count(all, want) != 1 {
 			t.Errorf("warnings name %s %d times, want once:\n%s", want, strings.Count(all, want), all)
 		}
@@ -113,6 +113,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	for _, implemented := range []string{"PropagationPolicyPreemption", "PropagateDeps", `"--v"`, "cluster-status-update-frequency", `"controller"="binding"`,
 		"--enable-no-execute-taint-eviction", `"featureGate"="Failover"`,
 		`"controller"="hpaScaleTargetMarker"`, `"controller"="deploymentReplicasSyncer"`, `"featureGate"="FederatedQuotaEnforcement"`,
+		`"featureGate"="WorkloadAffinity"`,
 		`"featureGate"="MultiClusterService"`, `"controller"="serviceExport"`, `"controller"="endpointsliceDispatch"`} {
 		if strings.Contains(all, implemented) {
 			t.Errorf("warnings name %s, which Propel implements:\n%s", implemented, all)

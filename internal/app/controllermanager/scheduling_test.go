@@ -46,5 +46,8 @@ func TestInProcessSchedulerWiredAsPropelScheduler(t *testing.T) {
 		if gated := sm.FeatureGates.Enabled(commandline.FederatedQuotaEnforcement); gated != (own.Quota != nil) {
 			t.Errorf("%v: quota check %v, want %v", args, own.Quota != nil, gated)
 		}
+		if gated := sm.FeatureGates.Enabled(commandline.WorkloadAffinity); gated != own.WorkloadAffinity {
+			t.Errorf("%v: workload affinity filters %v, want %v", args, own.WorkloadAffinity, gated)
+		}
 	}
 }

@@ -88,8 +88,11 @@ func TestStockArguments(t *testing.T) {
 	var lines []string
 	o.warnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	all := strings.Join(lines, "\n")
-	if !strings.Contains(all, `"featureGate"="WorkloadAffinity"`) {
-		t.Errorf("no warning for the inactive gate WorkloadAffinity:\n%s", all)
+	if !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
+		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)
+	}
+	if strings.Contains(all, `"featureGate"="WorkloadAffinity"`) {
+		t.Errorf("a warning for WorkloadAffinity, which the scheduler implements:\n%s", all)
 	}
 	if err := fs.Parse([]string{"--scheduler-estimator-prot=1"}); err == nil {
 		t.Error("a typo was accepted")

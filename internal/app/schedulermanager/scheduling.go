@@ -67,6 +67,7 @@ func SchedulerOptions(s Scheduling, gates featuregate.FeatureGate, c client.Clie
 		EnableEmptyWorkloadPropagation: s.EnableEmptyWorkloadPropagation,
 		DisableResourceModels:          !gates.Enabled(commandline.CustomizedClusterResourceModeling),
 		IgnorePriority:                 !gates.Enabled(commandline.PriorityBasedScheduling),
+		WorkloadAffinity:               gates.Enabled(commandline.WorkloadAffinity),
 		Accurate:                       estimators,
 	}
 	if gates.Enabled(commandline.FederatedQuotaEnforcement) {

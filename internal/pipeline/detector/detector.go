@@ -51,6 +51,9 @@ type Options struct {
 	PriorityBasedScheduling        bool
 	MultiplePodTemplatesScheduling bool
 	ResourceQuotaEstimate          bool
+	// WorkloadAffinity is the feature gate of that name (alpha, off by
+	// default): ResourceBindings name their workload affinity groups.
+	WorkloadAffinity bool
 }
 
 // Deps are the detector's collaborators, usually from a controller-runtime
@@ -101,6 +104,7 @@ func New(deps Deps, opts Options) (*Detector, error) {
 			PriorityBasedScheduling:        opts.PriorityBasedScheduling,
 			MultiplePodTemplatesScheduling: opts.MultiplePodTemplatesScheduling,
 			ResourceQuotaEstimate:          opts.ResourceQuotaEstimate,
+			WorkloadAffinity:               opts.WorkloadAffinity,
 		}),
 	}, nil
 }

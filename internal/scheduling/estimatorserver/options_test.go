@@ -39,8 +39,8 @@ func TestStockArguments(t *testing.T) {
 	}
 	var lines []string
 	o.warnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
-	if all := strings.Join(lines, "\n"); !strings.Contains(all, `"featureGate"="WorkloadAffinity"`) {
-		t.Errorf("no warning for the inactive gate WorkloadAffinity:\n%s", all)
+	if all := strings.Join(lines, "\n"); !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
+		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)
 	}
 	if err := fs.Parse([]string{"--feature-gates=Bogus=true"}); err == nil || !strings.Contains(err.Error(), "Bogus") {
 		t.Errorf("unknown gate: %v, want an error naming it", err)

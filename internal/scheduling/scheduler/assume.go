@@ -249,8 +249,14 @@ func (s *Scheduler) scheduleAndAssume(b *binding, clusters []*clusterv1alpha1.Cl
 	if out.err != nil && !framework.IsFitError(out.err) {
 		return out, func() {}
 	}
-	// A FitError clears spec.clusters, and with it the reservations.
-	return out, s.assumed.assume(b.key(), b.spec, out.result.Clusters)
+	// A FitError clears spec.clusters, and with it the reservations and
+	// the binding's place in its workload affinity groups.
+	undo := s.assumed.assume(b.key(), b.spec, out.result.Clusters)
+	if s.groups == nil || !b.obj.Namespaced() {
+		return out, undo
+	}
+	undoGroups := s.groups.Assume(b.key(), b.spec.WorkloadAffinityGroups, b.obj.GetGeneration(), out.result.Clusters)
+	return out, func() { undo(); undoGroups() }
 }
 
 // specPatchError is a failure to write a scheduling result: the binding

@@ -5,11 +5,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/metrics"
+	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
 type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
@@ -40,6 +42,7 @@ func (s *Scheduler) enqueue(q queue, b *binding) {
 type bindingHandler struct{ s *Scheduler }
 
 func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue) {
+	h.s.observeGroups(e.Object)
 	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
 		h.s.enqueue(q, b)
 		metrics.BindingQueued(metrics.EventBindingAdd)
@@ -49,6 +52,7 @@ func (h *bindingHandler) Create(_ context.Context, e event.CreateEvent, q queue)
 func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue) {
 	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
 	h.s.writes.Observe(key, e.ObjectNew.GetResourceVersion())
+	h.s.observeGroups(e.ObjectNew)
 	if b, ok := wrap(e.ObjectNew); ok {
 		h.s.assumed.observeApplied(key, b.status)
 	}
@@ -65,10 +69,23 @@ func (h *bindingHandler) Delete(_ context.Context, e event.DeleteEvent, _ queue)
 	key := types.NamespacedName{Namespace: e.Object.GetNamespace(), Name: e.Object.GetName()}
 	h.s.writes.Forget(key)
 	h.s.assumed.forget(key)
+	if h.s.groups != nil {
+		h.s.groups.Forget(key)
+	}
 }
 
 func (h *bindingHandler) Generic(_ context.Context, e event.GenericEvent, q queue) {
 	if b, ok := wrap(e.Object); ok && h.s.admits(b) {
 		h.s.enqueue(q, b)
+	}
+}
+
+// observeGroups feeds a ResourceBinding from the cache to the workload
+// affinity group index (gate WorkloadAffinity). Every ResourceBinding
+// counts, whichever scheduler it names: its placement is what peers must
+// follow or avoid.
+func (s *Scheduler) observeGroups(obj client.Object) {
+	if rb, ok := obj.(*workv1alpha2.ResourceBinding); ok && s.groups != nil {
+		s.groups.Observe(rb)
 	}
 }

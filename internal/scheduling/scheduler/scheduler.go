@@ -16,7 +16,9 @@ import (
 	"github.com/propel-mc/propel/internal/app/controllermanager/recorder"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/core"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/estimator"
+	"github.com/propel-mc/propel/internal/scheduling/scheduler/framework"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/plugins"
+	"github.com/propel-mc/propel/internal/scheduling/scheduler/workloadgroups"
 	"github.com/propel-mc/propel/internal/shared/names"
 	"github.com/propel-mc/propel/internal/shared/writememo"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
@@ -65,6 +67,10 @@ type Options struct {
 	// (--enable-scheduler-estimator: internal/scheduling/scheduler/estimator/accurate);
 	// the smallest answer wins.
 	Accurate []estimator.BatchEstimator
+	// WorkloadAffinity is the feature gate of that name (alpha): the
+	// WorkloadAffinity and WorkloadAntiAffinity filters co-locate or
+	// separate the ResourceBindings of a workload affinity group.
+	WorkloadAffinity bool
 	// Quota checks a new placement of a ResourceBinding against the
 	// namespace's FederatedResourceQuotas before it is written (gate
 	// FederatedQuotaEnforcement; nil: no check).
@@ -90,6 +96,9 @@ type Scheduler struct {
 	// patch could see the old status and write it again.
 	writes  *writememo.Memo[types.NamespacedName, client.Object]
 	assumed *assumeCache
+	// groups indexes the ResourceBindings' workload affinity groups and
+	// placements (nil without the WorkloadAffinity gate).
+	groups  *workloadgroups.Index
 	workers int
 	// ignorePriority is Options.IgnorePriority.
 	ignorePriority bool
@@ -99,7 +108,7 @@ type Scheduler struct {
 
 // New builds a Scheduler from opts.
 func New(opts Options) (*Scheduler, error) {
-	set, err := plugins.Parse(opts.Plugins)
+	set, err := plugins.Parse(opts.Plugins, opts.WorkloadAffinity)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +121,17 @@ func New(opts Options) (*Scheduler, error) {
 	}
 	assumed := newAssumeCache()
 	assumed.disabled = opts.DisableAssume
+	var groups *workloadgroups.Index
+	var peers framework.WorkloadPeerLookup
+	if opts.WorkloadAffinity {
+		groups = workloadgroups.New()
+		peers = groups
+	}
 	return &Scheduler{
 		name:           name,
 		workers:        opts.Workers,
 		assumed:        assumed,
+		groups:         groups,
 		ignorePriority: opts.IgnorePriority,
 		quota:          opts.Quota,
 		core: &core.Scheduler{
@@ -126,6 +142,7 @@ func New(opts Options) (*Scheduler, error) {
 				Reservations: assumed,
 			},
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
+			WorkloadPeers:                  peers,
 		},
 		writes: writememo.New[types.NamespacedName, client.Object]("scheduler"),
 		now:    time.Now,

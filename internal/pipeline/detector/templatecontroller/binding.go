@@ -106,6 +106,9 @@ func (r *Reconciler) desiredSpec(ctx context.Context, obj *unstructured.Unstruct
 	if err := r.interpretWorkload(ctx, obj, spec); err != nil {
 		return nil, err
 	}
+	if r.opts.WorkloadAffinity && obj.GetNamespace() != "" {
+		spec.WorkloadAffinityGroups = workloadAffinityGroups(ps.Placement.WorkloadAffinity, obj.GetLabels())
+	}
 	if r.opts.PriorityBasedScheduling && ps.SchedulePriority != nil && obj.GetNamespace() != "" {
 		priority, err := r.schedulePriority(ctx, ps.SchedulePriority)
 		if err != nil {

@@ -85,6 +85,10 @@ type Options struct {
 	MultiplePodTemplatesScheduling bool
 	// ResourceQuotaEstimate fills replicaRequirements.namespace (alpha).
 	ResourceQuotaEstimate bool
+	// WorkloadAffinity names the template's workload affinity groups in
+	// the ResourceBinding (alpha), for the scheduler's WorkloadAffinity
+	// and WorkloadAntiAffinity filters.
+	WorkloadAffinity bool
 }
 
 // Reconciler is the template controller.

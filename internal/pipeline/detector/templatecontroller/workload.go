@@ -75,3 +75,28 @@ func (r *Reconciler) schedulePriority(ctx context.Context, sp *policyv1alpha1.Sc
 	}
 	return &workv1alpha2.SchedulePriority{Priority: pc.Value}, nil
 }
+
+// workloadAffinityGroups names the template's groups under the policy's
+// workloadAffinity: "<key>=<value>" for each term whose groupByLabelKey is
+// one of the template's labels (an empty value counts). Nil when neither
+// term applies, so that the binding carries no empty groups.
+func workloadAffinityGroups(wa *policyv1alpha1.WorkloadAffinity, labels map[string]string) *workv1alpha2.WorkloadAffinityGroups {
+	if wa == nil {
+		return nil
+	}
+	groups := &workv1alpha2.WorkloadAffinityGroups{}
+	if wa.Affinity != nil {
+		if v, ok := labels[wa.Affinity.GroupByLabelKey]; ok {
+			groups.AffinityGroup = wa.Affinity.GroupByLabelKey + "=" + v
+		}
+	}
+	if wa.AntiAffinity != nil {
+		if v, ok := labels[wa.AntiAffinity.GroupByLabelKey]; ok {
+			groups.AntiAffinityGroup = wa.AntiAffinity.GroupByLabelKey + "=" + v
+		}
+	}
+	if groups.AffinityGroup == "" && groups.AntiAffinityGroup == "" {
+		return nil
+	}
+	return groups
+}

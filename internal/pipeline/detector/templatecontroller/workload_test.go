@@ -2,6 +2,7 @@ package templatecontroller
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -125,5 +126,67 @@ func TestMergeSpecSchedulePriorityRBOnly(t *testing.T) {
 	mergeSpec(crb, &workv1alpha2.ResourceBindingSpec{}, false)
 	if crb.SchedulePriority == nil || crb.SchedulePriority.Priority != 9 {
 		t.Errorf("ClusterResourceBinding schedulePriority %+v, want its own 9 kept", crb.SchedulePriority)
+	}
+}
+
+// Under WorkloadAffinity the ResourceBinding names "<key>=<value>" for
+// each term whose label key the template carries; nil when neither does,
+// when the gate is off, and for cluster-scoped templates.
+func TestDesiredSpecWorkloadAffinityGroups(t *testing.T) {
+	both := &policyv1alpha1.WorkloadAffinity{
+		Affinity:     &policyv1alpha1.WorkloadAffinityTerm{GroupByLabelKey: "app.io/train"},
+		AntiAffinity: &policyv1alpha1.WorkloadAntiAffinityTerm{GroupByLabelKey: "app.io/ha"},
+	}
+	cases := []struct {
+		name      string
+		gate      bool
+		namespace string
+		labels    map[string]string
+		wa        *policyv1alpha1.WorkloadAffinity
+		want      *workv1alpha2.WorkloadAffinityGroups
+	}{
+		{name: "gate off", namespace: "ml", labels: map[string]string{"app.io/train": "a", "app.io/ha": "b"}, wa: both},
+		{name: "both terms apply", gate: true, namespace: "ml", labels: map[string]string{"app.io/train": "a", "app.io/ha": "b"}, wa: both,
+			want: &workv1alpha2.WorkloadAffinityGroups{AffinityGroup: "app.io/train=a", AntiAffinityGroup: "app.io/ha=b"}},
+		{name: "an empty label value still names a group", gate: true, namespace: "ml", labels: map[string]string{"app.io/ha": ""}, wa: both,
+			want: &workv1alpha2.WorkloadAffinityGroups{AntiAffinityGroup: "app.io/ha="}},
+		{name: "no term's key is a label", gate: true, namespace: "ml", labels: map[string]string{"other": "x"}, wa: both},
+		{name: "no workloadAffinity", gate: true, namespace: "ml", labels: map[string]string{"app.io/train": "a"}},
+		{name: "cluster-scoped template", gate: true, labels: map[string]string{"app.io/train": "a"}, wa: both},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			obj := &unstructured.Unstructured{}
+			obj.SetAPIVersion("apps/v1")
+			obj.SetKind("Deployment")
+			obj.SetNamespace(c.namespace)
+			obj.SetName("web")
+			obj.SetLabels(c.labels)
+			cl := fake.NewClientBuilder().WithScheme(apis.Scheme).Build()
+			r := New(Deps{Client: cl, Interpreter: workloadInterpreter{}}, Options{WorkloadAffinity: c.gate})
+			p := &policyindex.Policy{Spec: &policyv1alpha1.PropagationSpec{Placement: policyv1alpha1.Placement{WorkloadAffinity: c.wa}}}
+			spec, err := r.desiredSpec(context.Background(), obj, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(spec.WorkloadAffinityGroups, c.want) {
+				t.Errorf("workloadAffinityGroups %+v, want %+v", spec.WorkloadAffinityGroups, c.want)
+			}
+		})
+	}
+}
+
+// A binding update replaces the ResourceBinding's groups (a template that
+// lost its label leaves its group); a ClusterResourceBinding keeps its own.
+func TestMergeSpecWorkloadAffinityGroupsRBOnly(t *testing.T) {
+	rb := &workv1alpha2.ResourceBindingSpec{WorkloadAffinityGroups: &workv1alpha2.WorkloadAffinityGroups{AffinityGroup: "k=old"}}
+	mergeSpec(rb, &workv1alpha2.ResourceBindingSpec{}, true)
+	if rb.WorkloadAffinityGroups != nil {
+		t.Errorf("ResourceBinding groups %+v, want them replaced by none", rb.WorkloadAffinityGroups)
+	}
+	crb := &workv1alpha2.ResourceBindingSpec{WorkloadAffinityGroups: &workv1alpha2.WorkloadAffinityGroups{AffinityGroup: "k=own"}}
+	mergeSpec(crb, &workv1alpha2.ResourceBindingSpec{WorkloadAffinityGroups: &workv1alpha2.WorkloadAffinityGroups{AffinityGroup: "k=new"}}, false)
+	if crb.WorkloadAffinityGroups == nil || crb.WorkloadAffinityGroups.AffinityGroup != "k=own" {
+		t.Errorf("ClusterResourceBinding groups %+v, want its own kept", crb.WorkloadAffinityGroups)
 	}
 }

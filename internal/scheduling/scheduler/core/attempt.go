@@ -17,9 +17,11 @@ import (
 // (e.g. a cluster spread constraint with maxGroups 0).
 var errNoClusterSelected = errors.New("no clusters available to schedule")
 
-// attempt is one pass of the pipeline with the given affinity term.
-func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, affinityName string, clusters []*clusterv1alpha1.Cluster) ([]workv1alpha2.TargetCluster, error) {
+// attempt is one pass of the pipeline with the given affinity term and
+// workload peers.
+func (s *Scheduler) attempt(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, affinityName string, peers *framework.WorkloadPeers, clusters []*clusterv1alpha1.Cluster) ([]workv1alpha2.TargetCluster, error) {
 	b := framework.NewBindingInfo(spec, affinityName)
+	b.Peers = peers
 	timed := s.timed()
 	fit, err := s.filter(b, clusters, timed)
 	if err != nil {

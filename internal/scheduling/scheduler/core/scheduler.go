@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/estimator"
+	"github.com/propel-mc/propel/internal/scheduling/scheduler/framework"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/metrics"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/plugins"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/validation"
@@ -18,6 +19,9 @@ type Scheduler struct {
 	// EnableEmptyWorkloadPropagation lists selected clusters that got no
 	// replicas with 0 replicas (--enable-empty-workload-propagation).
 	EnableEmptyWorkloadPropagation bool
+	// WorkloadPeers tells where the members of a binding's workload
+	// affinity groups run (gate WorkloadAffinity); nil: groups are ignored.
+	WorkloadPeers framework.WorkloadPeerLookup
 
 	// PluginSamples picks the attempts that time their plugin calls;
 	// nil is the process's metrics.DefaultPluginSampler.
@@ -57,18 +61,22 @@ func (s *Scheduler) Schedule(spec *workv1alpha2.ResourceBindingSpec, status *wor
 	if errs := validation.Placement(spec.Placement); len(errs) > 0 {
 		return Result{AffinityName: status.SchedulerObservedAffinityName}, fmt.Errorf("invalid placement: %w", errs.ToAggregate())
 	}
+	var peers *framework.WorkloadPeers
+	if s.WorkloadPeers != nil {
+		peers = s.WorkloadPeers.Peers(spec)
+	}
 	if len(spec.Placement.ClusterAffinities) == 0 {
-		tcs, err := s.attempt(spec, status, "", clusters)
+		tcs, err := s.attempt(spec, status, "", peers, clusters)
 		return Result{Clusters: tcs}, err
 	}
-	return s.scheduleAffinities(spec, status, clusters)
+	return s.scheduleAffinities(spec, status, peers, clusters)
 }
 
 // scheduleAffinities tries the clusterAffinities terms in order, starting
 // at the observed term (the first when the name is empty or unknown, or a
 // manual reschedule is due), and returns the first success. When every
 // term fails it returns the first error and keeps the observed name.
-func (s *Scheduler) scheduleAffinities(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, clusters []*clusterv1alpha1.Cluster) (Result, error) {
+func (s *Scheduler) scheduleAffinities(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, peers *framework.WorkloadPeers, clusters []*clusterv1alpha1.Cluster) (Result, error) {
 	terms := spec.Placement.ClusterAffinities
 	start := 0
 	if !RescheduleDue(spec, status) {
@@ -81,7 +89,7 @@ func (s *Scheduler) scheduleAffinities(spec *workv1alpha2.ResourceBindingSpec, s
 	}
 	var firstErr error
 	for i := start; i < len(terms); i++ {
-		tcs, err := s.attempt(spec, status, terms[i].AffinityName, clusters)
+		tcs, err := s.attempt(spec, status, terms[i].AffinityName, peers, clusters)
 		if err == nil {
 			return Result{Clusters: tcs, AffinityName: terms[i].AffinityName}, nil
 		}

@@ -21,6 +21,9 @@ type BindingInfo struct {
 	// Workload tells whether the binding carries replicas (replicas > 0,
 	// replicaRequirements set, or components).
 	Workload bool
+	// Peers is where the members of the binding's workload affinity groups
+	// run (gate WorkloadAffinity); nil means no constraint.
+	Peers *WorkloadPeers
 }
 
 // NewBindingInfo builds the view of spec for the affinity term named

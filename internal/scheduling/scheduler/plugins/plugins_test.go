@@ -108,11 +108,11 @@ func TestClusterLocalityScore(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	all, err := Parse(nil)
+	all, err := Parse(nil, false)
 	if err != nil || len(all.Filters) != 5 || len(all.Scores) != 2 {
 		t.Fatalf("default: %d filters %d scores, %v", len(all.Filters), len(all.Scores), err)
 	}
-	set, err := Parse([]string{"*", "-TaintToleration", "-ClusterLocality"})
+	set, err := Parse([]string{"*", "-TaintToleration", "-ClusterLocality"}, false)
 	if err != nil || len(set.Filters) != 4 || len(set.Scores) != 1 {
 		t.Fatalf("*,-TaintToleration,-ClusterLocality: %d filters %d scores, %v", len(set.Filters), len(set.Scores), err)
 	}
@@ -121,11 +121,11 @@ func TestParse(t *testing.T) {
 			t.Error("TaintToleration must be disabled")
 		}
 	}
-	set, err = Parse([]string{"ClusterAffinity"})
+	set, err = Parse([]string{"ClusterAffinity"}, false)
 	if err != nil || len(set.Filters) != 1 || len(set.Scores) != 1 {
 		t.Fatalf("ClusterAffinity only: %d filters %d scores, %v", len(set.Filters), len(set.Scores), err)
 	}
-	if _, err := Parse([]string{"Bogus"}); err == nil {
+	if _, err := Parse([]string{"Bogus"}, false); err == nil {
 		t.Error("unknown plugin must be an error")
 	}
 }
