@@ -58,7 +58,9 @@ func TestMemberPodOfUnpullableImageIsNotReady(t *testing.T) {
 			return len(cs) == 2 && cs[0].State.Waiting != nil && cs[0].State.Waiting.Reason == reason
 		}
 	}
-	got, err = waitPod(ctx, kube, unpullable.Name, func(p *corev1.Pod) bool { return waiting(ReasonErrImagePull)(p) || waiting(ReasonImagePullBackOff)(p) || podReady(p) })
+	got, err = waitPod(ctx, kube, unpullable.Name, func(p *corev1.Pod) bool {
+		return waiting(ReasonErrImagePull)(p) || waiting(ReasonImagePullBackOff)(p) || podReady(p)
+	})
 	if err != nil || podReady(got) {
 		t.Fatalf("pod of image %s: got %v, phase %s, container statuses %+v; want a container waiting with %s",
 			UnpullableImagePrefix+"nginx:1.19.0", err, got.Status.Phase, got.Status.ContainerStatuses, ReasonErrImagePull)
