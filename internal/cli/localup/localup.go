@@ -83,27 +83,26 @@ func DefaultDir() string {
 	return filepath.Join(home, ".propel", "local")
 }
 
-// Topology returns the members: fake nodes of different sizes, in two
-// regions, so scheduling by region and by available replicas means something.
+// Topology returns the members: one fake node each, as each kind cluster of
+// Karmada's e2e environment has one node (a DaemonSet runs one pod per
+// member), of different sizes and in two regions, so scheduling by region
+// and by available replicas means something.
 func Topology(n int) []localenv.MemberOptions {
 	regions := []string{"region-a", "region-b", "region-b", "region-c"}
-	sizes := [][]localenv.NodeSpec{
-		{{CPU: "8", Memory: "32Gi", Pods: "110"}, {CPU: "4", Memory: "16Gi", Pods: "110"}},
-		{{CPU: "16", Memory: "64Gi", Pods: "110"}},
-		{{CPU: "2", Memory: "8Gi", Pods: "30"}, {CPU: "2", Memory: "8Gi", Pods: "30"}},
+	sizes := []localenv.NodeSpec{
+		{CPU: "12", Memory: "48Gi", Pods: "220"},
+		{CPU: "16", Memory: "64Gi", Pods: "110"},
+		{CPU: "4", Memory: "16Gi", Pods: "60"},
 	}
 	out := make([]localenv.MemberOptions, n)
 	for i := range out {
 		name := "member" + strconv.Itoa(i+1)
 		region := regions[i%len(regions)]
 		zone := fmt.Sprintf("%s-zone-%d", region, i+1)
-		var nodes []localenv.NodeSpec
-		for j, ns := range sizes[i%len(sizes)] {
-			ns.Name = fmt.Sprintf("%s-node-%d", name, j+1)
-			ns.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
-			nodes = append(nodes, ns)
-		}
-		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Metrics: true, Nodes: nodes, Region: region, Zone: zone, Provider: "local"}
+		node := sizes[i%len(sizes)]
+		node.Name = name + "-node-1"
+		node.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
+		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Metrics: true, Nodes: []localenv.NodeSpec{node}, Region: region, Zone: zone, Provider: "local"}
 	}
 	return out
 }
