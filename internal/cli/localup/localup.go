@@ -27,6 +27,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -62,6 +63,13 @@ type Options struct {
 	// local-up gives propel-controller-manager and propel-scheduler (a
 	// later flag wins), e.g. Karmada's e2e settings.
 	ControllerManagerArgs, SchedulerArgs []string
+	// GrantTemplates are API groups ("*" for all) whose templates
+	// propel-controller-manager may claim beyond its role's
+	// (localenv.GrantTemplates), as a user grants their CRDs' kinds;
+	// Karmada's e2e suite needs "*": it propagates RBAC objects, CRDs and
+	// custom resources, which karmada-controller-manager, running as
+	// system:masters, may write.
+	GrantTemplates []string
 	// Ports are where the controller manager and the scheduler serve
 	// metrics, health and pprof (propelctl's defaults are DefaultPorts);
 	// a zero port turns that endpoint off.
@@ -253,6 +261,9 @@ func start(startCtx context.Context, o Options, progress *localenv.Progress, com
 	if err := prepareControlPlane(startCtx, env); err != nil {
 		return env, procs, err
 	}
+	if err := grantTemplates(startCtx, o, env); err != nil {
+		return env, procs, err
+	}
 	if err := refuseClusterCRD(startCtx, env, components); err != nil {
 		return env, procs, err
 	}
@@ -290,6 +301,24 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s: %w", names.SystemNamespace, err)
 	}
+	return nil
+}
+
+// grantTemplates lets propel-controller-manager claim the templates of
+// o.GrantTemplates (ClusterRole propel-templates-local-up).
+func grantTemplates(ctx context.Context, o Options, env *localenv.Environment) error {
+	if len(o.GrantTemplates) == 0 {
+		return nil
+	}
+	kube, err := kubernetes.NewForConfig(env.ControlPlane.Config)
+	if err != nil {
+		return err
+	}
+	subject := rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: karmadaapiserver.ServiceAccountNamespace, Name: karmadaapiserver.ServiceAccountName}
+	if err := localenv.GrantTemplates(ctx, kube, subject, "local-up", o.GrantTemplates...); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "  granted propel-controller-manager the claim of templates in the API groups %v (ClusterRole %s)\n", o.GrantTemplates, localenv.TemplatesRole("local-up").Name)
 	return nil
 }
 
