@@ -31,6 +31,7 @@ func newLocalUpCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&o.Fresh, "fresh", false, "Wipe the state directory first.")
 	cmd.Flags().StringVar(&o.KarmadaBinDir, "karmada-bin-dir", "", "Directory of Karmada's binaries to run beside Propel: karmada-aggregated-apiserver, karmada-webhook, karmada-search, karmada-metrics-adapter (each one present runs).")
 	cmd.Flags().StringArrayVar(&o.ControllerManagerArgs, "controller-manager-args", nil, "A flag for propel-controller-manager, after local-up's own (repeatable), e.g. --controller-manager-args=--feature-gates=AllAlpha=true,AllBeta=true.")
+	cmd.Flags().StringSliceVar(&o.GrantTemplates, "grant-templates", nil, "API groups ('*' for all) whose templates propel-controller-manager may claim beyond its least-privilege role, as a user grants their CRDs' kinds; Karmada's e2e suite needs '*'.")
 	cmd.Flags().StringArrayVar(&o.SchedulerArgs, "scheduler-args", nil, "A flag for propel-scheduler, after local-up's own (repeatable).")
 	o.Ports = localup.DefaultPorts
 	cmd.Flags().IntVar(&o.Ports.ControllerManagerMetrics, "controller-manager-metrics-port", o.Ports.ControllerManagerMetrics, "Loopback port of propel-controller-manager's metrics (a free port when taken; 0 turns them off).")

@@ -25,7 +25,8 @@ type NodeSpec struct {
 type MemberOptions struct {
 	Name string
 	// Workloads starts kube-controller-manager, kube-scheduler and kwok so
-	// that Deployments get pods that become Running and Ready.
+	// that Deployments get pods that become Running and Ready, except pods
+	// of an image that cannot be pulled (kwokPodStages).
 	Workloads bool
 	// Nodes are the fake nodes kwok manages; default one 8-CPU node.
 	Nodes []NodeSpec
@@ -122,6 +123,11 @@ func (m *Member) startWorkloadProcesses(ctx context.Context, pki *PKI, dir strin
 		"--cidr=10.244.0.1/16",
 		"--node-lease-duration-seconds=40",
 	}
+	stages, err := m.writeKwokPodStages(dir)
+	if err != nil {
+		return err
+	}
+	kwokArgs = append(kwokArgs, stages)
 	if m.Options.Metrics {
 		if m.kwokPort, err = FreePort(); err != nil {
 			return err

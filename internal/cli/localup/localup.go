@@ -27,6 +27,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -62,6 +63,13 @@ type Options struct {
 	// local-up gives propel-controller-manager and propel-scheduler (a
 	// later flag wins), e.g. Karmada's e2e settings.
 	ControllerManagerArgs, SchedulerArgs []string
+	// GrantTemplates are API groups ("*" for all) whose templates
+	// propel-controller-manager may claim beyond its role's
+	// (localenv.GrantTemplates), as a user grants their CRDs' kinds;
+	// Karmada's e2e suite needs "*": it propagates RBAC objects, CRDs and
+	// custom resources, which karmada-controller-manager, running as
+	// system:masters, may write.
+	GrantTemplates []string
 	// Ports are where the controller manager and the scheduler serve
 	// metrics, health and pprof (propelctl's defaults are DefaultPorts);
 	// a zero port turns that endpoint off.
@@ -83,27 +91,26 @@ func DefaultDir() string {
 	return filepath.Join(home, ".propel", "local")
 }
 
-// Topology returns the members: fake nodes of different sizes, in two
-// regions, so scheduling by region and by available replicas means something.
+// Topology returns the members: one fake node each, as each kind cluster of
+// Karmada's e2e environment has one node (a DaemonSet runs one pod per
+// member), of different sizes and in two regions, so scheduling by region
+// and by available replicas means something.
 func Topology(n int) []localenv.MemberOptions {
 	regions := []string{"region-a", "region-b", "region-b", "region-c"}
-	sizes := [][]localenv.NodeSpec{
-		{{CPU: "8", Memory: "32Gi", Pods: "110"}, {CPU: "4", Memory: "16Gi", Pods: "110"}},
-		{{CPU: "16", Memory: "64Gi", Pods: "110"}},
-		{{CPU: "2", Memory: "8Gi", Pods: "30"}, {CPU: "2", Memory: "8Gi", Pods: "30"}},
+	sizes := []localenv.NodeSpec{
+		{CPU: "12", Memory: "48Gi", Pods: "220"},
+		{CPU: "16", Memory: "64Gi", Pods: "110"},
+		{CPU: "4", Memory: "16Gi", Pods: "60"},
 	}
 	out := make([]localenv.MemberOptions, n)
 	for i := range out {
 		name := "member" + strconv.Itoa(i+1)
 		region := regions[i%len(regions)]
 		zone := fmt.Sprintf("%s-zone-%d", region, i+1)
-		var nodes []localenv.NodeSpec
-		for j, ns := range sizes[i%len(sizes)] {
-			ns.Name = fmt.Sprintf("%s-node-%d", name, j+1)
-			ns.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
-			nodes = append(nodes, ns)
-		}
-		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Metrics: true, Nodes: nodes, Region: region, Zone: zone, Provider: "local"}
+		node := sizes[i%len(sizes)]
+		node.Name = name + "-node-1"
+		node.Labels = map[string]string{"topology.kubernetes.io/region": region, "topology.kubernetes.io/zone": zone}
+		out[i] = localenv.MemberOptions{Name: name, Workloads: true, Metrics: true, Nodes: []localenv.NodeSpec{node}, Region: region, Zone: zone, Provider: "local"}
 	}
 	return out
 }
@@ -254,6 +261,9 @@ func start(startCtx context.Context, o Options, progress *localenv.Progress, com
 	if err := prepareControlPlane(startCtx, env); err != nil {
 		return env, procs, err
 	}
+	if err := grantTemplates(startCtx, o, env); err != nil {
+		return env, procs, err
+	}
 	if err := refuseClusterCRD(startCtx, env, components); err != nil {
 		return env, procs, err
 	}
@@ -291,6 +301,24 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s: %w", names.SystemNamespace, err)
 	}
+	return nil
+}
+
+// grantTemplates lets propel-controller-manager claim the templates of
+// o.GrantTemplates (ClusterRole propel-templates-local-up).
+func grantTemplates(ctx context.Context, o Options, env *localenv.Environment) error {
+	if len(o.GrantTemplates) == 0 {
+		return nil
+	}
+	kube, err := kubernetes.NewForConfig(env.ControlPlane.Config)
+	if err != nil {
+		return err
+	}
+	subject := rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: karmadaapiserver.ServiceAccountNamespace, Name: karmadaapiserver.ServiceAccountName}
+	if err := localenv.GrantTemplates(ctx, kube, subject, "local-up", o.GrantTemplates...); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "  granted propel-controller-manager the claim of templates in the API groups %v (ClusterRole %s)\n", o.GrantTemplates, localenv.TemplatesRole("local-up").Name)
 	return nil
 }
 
