@@ -54,7 +54,7 @@ func TestMemberHTTPEndpointRefused(t *testing.T) {
 			m, err := clients.ForCluster(context.Background(), cluster(tc.insecure))
 			if !errors.Is(err, membercluster.ErrInsecureEndpoint) {
 				if m != nil {
-					_, _ = m.Kube.Discovery().ServerVersion()
+					_, _ = m.Discovery.ServerVersion()
 				}
 				t.Fatalf("error = %v, want ErrInsecureEndpoint", err)
 			}
@@ -71,7 +71,7 @@ func TestMemberHTTPEndpointRefused(t *testing.T) {
 	if err != nil {
 		t.Fatalf("explicitly allowed http endpoint: %v", err)
 	}
-	_, _ = m.Kube.Discovery().ServerVersion()
+	_, _ = m.Discovery.ServerVersion()
 	if requests.Load() == 0 {
 		t.Fatal("the explicitly allowed member was not reached")
 	}

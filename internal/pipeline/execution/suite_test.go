@@ -10,7 +10,6 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -69,7 +68,7 @@ func (c *countingClients) ForCluster(ctx context.Context, cluster *clusterv1alph
 		return w, nil
 	}
 	cfg := c.writes.Count(m.Config, m.Name)
-	w := &membercluster.Member{Name: m.Name, Config: cfg, Kube: kubernetes.NewForConfigOrDie(cfg), Dynamic: dynamic.NewForConfigOrDie(cfg)}
+	w := &membercluster.Member{Name: m.Name, Config: cfg, Discovery: discovery.NewDiscoveryClientForConfigOrDie(cfg), Dynamic: dynamic.NewForConfigOrDie(cfg)}
 	c.made[m] = w
 	return w, nil
 }

@@ -17,8 +17,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -54,10 +54,13 @@ type Clients struct {
 
 // Member is the set of clients of one member cluster.
 type Member struct {
-	Name    string
-	Config  *rest.Config
-	Kube    kubernetes.Interface
-	Dynamic dynamic.Interface
+	Name   string
+	Config *rest.Config
+	// Discovery reads the member's API groups and version (and reaches
+	// its health endpoints through its REST client). Not client-go's
+	// clientset, which would link every API group's client.
+	Discovery discovery.DiscoveryInterface
+	Dynamic   dynamic.Interface
 	// version identifies the Cluster spec and Secret it was built from.
 	version string
 }
@@ -112,7 +115,7 @@ func (c *Clients) ForCluster(ctx context.Context, cluster *clusterv1alpha1.Clust
 	}
 	cfg.QPS, cfg.Burst, cfg.Timeout = c.opts.QPS, c.opts.Burst, c.opts.Timeout
 	m := &Member{Name: cluster.Name, Config: cfg, version: version}
-	if m.Kube, err = kubernetes.NewForConfig(cfg); err != nil {
+	if m.Discovery, err = discovery.NewDiscoveryClientForConfig(cfg); err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", cluster.Name, err)
 	}
 	if m.Dynamic, err = dynamic.NewForConfig(cfg); err != nil {

@@ -9,8 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
@@ -93,12 +95,16 @@ func connectionKey(cluster *clusterv1alpha1.Cluster, cfg *rest.Config) string {
 func startNodePodInformers(key string, cfg *rest.Config, trim NodePodTransforms) (*NodePodInformers, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.Timeout = 0 // watches are long requests; the reflector bounds them itself
-	kube, err := kubernetes.NewForConfig(cfg)
+	// The core/v1 client alone: client-go's clientset and informer
+	// factory would link every API group's client into the binary.
+	core, err := corev1client.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	factory := informers.NewSharedInformerFactory(kube, 0)
-	np := &NodePodInformers{key: key, Nodes: factory.Core().V1().Nodes().Informer(), Pods: factory.Core().V1().Pods().Informer()}
+	np := &NodePodInformers{key: key,
+		Nodes: cache.NewSharedIndexInformer(cache.NewListWatchFromClient(core.RESTClient(), "nodes", metav1.NamespaceAll, fields.Everything()), &corev1.Node{}, 0, cache.Indexers{}),
+		Pods:  cache.NewSharedIndexInformer(cache.NewListWatchFromClient(core.RESTClient(), "pods", metav1.NamespaceAll, fields.Everything()), &corev1.Pod{}, 0, cache.Indexers{}),
+	}
 	for inf, transform := range map[cache.SharedIndexInformer]cache.TransformFunc{np.Nodes: trim.Node, np.Pods: trim.Pod} {
 		if transform != nil {
 			if err := inf.SetTransform(transform); err != nil {
@@ -110,8 +116,8 @@ func startNodePodInformers(key string, cfg *rest.Config, trim NodePodTransforms)
 		}
 	}
 	np.ctx, np.cancel = context.WithCancel(context.Background())
-	factory.Start(np.ctx.Done())
-	go func() { <-np.ctx.Done(); factory.Shutdown() }()
+	go np.Nodes.RunWithContext(np.ctx)
+	go np.Pods.RunWithContext(np.ctx)
 	return np, nil
 }
 

@@ -40,7 +40,7 @@ func newMemberMetrics(m *membercluster.Member, mapper meta.RESTMapper) (*memberM
 	if err != nil {
 		return nil, fmt.Errorf("metrics client: %w", err)
 	}
-	available := customclient.NewAvailableAPIsGetter(m.Kube.Discovery())
+	available := customclient.NewAvailableAPIsGetter(m.Discovery)
 	return &memberMetrics{pods: pods, customAPI: available, custom: customclient.NewForConfig(cfg, mapper, available)}, nil
 }
 

@@ -23,7 +23,7 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 		meta.SetStatusCondition(&desired.Conditions, clientFailedReady(err))
 		return desired
 	}
-	h := probe(ctx, member.Kube)
+	h := probe(ctx, member.Discovery)
 	current := meta.FindStatusCondition(cluster.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
 	ready := r.thresholds.adjust(cluster.Name, current, observedReady(h))
 	meta.SetStatusCondition(&desired.Conditions, ready)
@@ -37,12 +37,12 @@ func (r *Reconciler) desiredStatus(ctx context.Context, cluster *clusterv1alpha1
 // resource modeling, the node and resource summaries.
 func (r *Reconciler) collect(ctx context.Context, cluster *clusterv1alpha1.Cluster, m *membercluster.Member, desired *clusterv1alpha1.ClusterStatus) {
 	logger := log.FromContext(ctx)
-	if v, err := m.Kube.Discovery().ServerVersion(); err != nil {
+	if v, err := m.Discovery.ServerVersion(); err != nil {
 		logger.Error(boundedtext.Error(err), "cannot read member version")
 	} else {
 		desired.KubernetesVersion = v.GitVersion
 	}
-	apis, cond, err := apiEnablements(m.Kube.Discovery())
+	apis, cond, err := apiEnablements(m.Discovery)
 	if err != nil {
 		logger.Error(boundedtext.Error(err), "member discovery incomplete", "groupVersions", len(apis))
 	}

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
@@ -17,7 +17,7 @@ import (
 type health struct{ online, healthy bool }
 
 // probe GETs /readyz, falling back to /healthz when /readyz is not served.
-func probe(ctx context.Context, kube kubernetes.Interface) health {
+func probe(ctx context.Context, kube discovery.DiscoveryInterface) health {
 	code, err := getStatus(ctx, kube, "/readyz")
 	if code == http.StatusNotFound {
 		code, err = getStatus(ctx, kube, "/healthz")
@@ -31,9 +31,9 @@ func probe(ctx context.Context, kube kubernetes.Interface) health {
 	return health{online: true, healthy: code == http.StatusOK}
 }
 
-func getStatus(ctx context.Context, kube kubernetes.Interface, path string) (int, error) {
+func getStatus(ctx context.Context, kube discovery.DiscoveryInterface, path string) (int, error) {
 	code := 0
-	err := kube.Discovery().RESTClient().Get().AbsPath(path).Do(ctx).StatusCode(&code).Error()
+	err := kube.RESTClient().Get().AbsPath(path).Do(ctx).StatusCode(&code).Error()
 	return code, err
 }
 

@@ -31,11 +31,13 @@ func FS() fs.FS {
 }
 
 // New returns the "builtin" layer serving the embedded customizations.
-// opts.Name is forced to "builtin". If the embedded files do not decode
+// opts.Name is forced to "builtin"; its scripts are compiled on their
+// first call (the tests compile every one). If the embedded files do not decode
 // (a build defect the tests catch), nothing is loaded, as in Karmada, and
 // the error is logged.
 func New(opts customization.Options) *customization.Interpreter {
 	opts.Name = customization.NameBuiltin
+	opts.CompileOnFirstCall = true
 	i := customization.New(opts)
 	list, err := Load(FS())
 	if err != nil {

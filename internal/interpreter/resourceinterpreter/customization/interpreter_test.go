@@ -266,3 +266,28 @@ func TestReloadTakesEffectOnNextCall(t *testing.T) {
 		t.Errorf("after reload got %d", n)
 	}
 }
+
+// With CompileOnFirstCall a load compiles nothing, so a broken script is
+// not reported then; its first call compiles it and returns the error with
+// the line, and the other operations work.
+func TestCompileOnFirstCall(t *testing.T) {
+	rec := record.NewFakeRecorder(10)
+	i := New(Options{Recorder: rec, CompileOnFirstCall: true})
+	broken := ric("broken", replicas("function GetReplicas(o)\n  return 1 +\nend"))
+	broken.Spec.Customizations.HealthInterpretation = &configv1alpha1.HealthInterpretation{LuaScript: healthTrue}
+	i.LoadConfig([]configv1alpha1.ResourceInterpreterCustomization{broken})
+	if len(rec.Events) != 0 {
+		t.Fatalf("load compiled the scripts: %q", <-rec.Events)
+	}
+	if ok, err := i.HookEnabled(workload, opReplica); !ok || err != nil {
+		t.Errorf("HookEnabled = %v, %v", ok, err)
+	}
+	_, _, err := i.GetReplicas(ctx, newWorkload(t))
+	var ce *luavm.CompileError
+	if !errors.As(err, &ce) || ce.Line != 3 || !strings.Contains(err.Error(), "broken:3:") {
+		t.Errorf("GetReplicas = %v", err)
+	}
+	if ok, err := i.InterpretHealth(ctx, newWorkload(t)); !ok || err != nil {
+		t.Errorf("InterpretHealth = %v, %v", ok, err)
+	}
+}

@@ -16,13 +16,18 @@ import (
 const ReasonInvalidScript = "InvalidLuaScript"
 
 // LoadConfig replaces the configuration with list, merged by Karmada's
-// rules, and marks the layer synced. Every script is compiled: one that
-// does not compile is reported (Event, log) and its operation returns the
-// compile error when called. The next call sees the new configuration.
+// rules, and marks the layer synced. Every script is compiled (unless
+// Options.CompileOnFirstCall defers it): one that does not compile is
+// reported (Event, log) and its operation returns the compile error when
+// called. The next call sees the new configuration.
 func (i *Interpreter) LoadConfig(list []configv1alpha1.ResourceInterpreterCustomization) {
 	i.loadMu.Lock()
 	defer i.loadMu.Unlock()
-	cfg, problems := buildConfig(list, i.vm.Compile)
+	compile := i.vm.Compile
+	if i.lazy {
+		compile = func(luavm.Script) error { return nil }
+	}
+	cfg, problems := buildConfig(list, compile)
 	i.cfg.Store(cfg)
 	i.report(problems)
 	for _, f := range i.onLoad {

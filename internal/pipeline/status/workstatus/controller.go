@@ -131,7 +131,7 @@ func New(deps Deps, opts Options) *Reconciler {
 		interp: deps.Interpreter, recorder: deps.Recorder, opts: opts,
 		memberEvents:  &membercluster.WorkQueue{Delay: max(opts.MemberEventDelay, 0)},
 		outcomeEvents: &membercluster.WorkQueue{},
-		outcomes:      outcomeStore{m: map[types.NamespacedName]*workapply.Outcome{}},
+		outcomes:      outcomeStore{m: map[types.NamespacedName]*heldOutcome{}},
 		written:       writememo.New[types.NamespacedName, writtenStatus]("work-status"),
 		observed:      newObservations(),
 		unsynced:      workqueue.NewTypedItemExponentialFailureRateLimiter[types.NamespacedName](unsyncedRetry, unsyncedRetryMax),
@@ -142,7 +142,7 @@ func New(deps Deps, opts Options) *Reconciler {
 // queues the Work; the latest Outcome of a Work replaces an older one not
 // written yet. It does not block.
 func (r *Reconciler) Record(work types.NamespacedName, outcome workapply.Outcome) {
-	r.outcomes.put(work, &outcome)
+	r.outcomes.put(work, hold(outcome))
 	r.outcomeEvents.EnqueueWork(work)
 }
 
@@ -175,23 +175,23 @@ func specChanged() predicate.Predicate {
 // outcomeStore keeps the latest Outcome of each Work until it is written.
 type outcomeStore struct {
 	mu sync.Mutex
-	m  map[types.NamespacedName]*workapply.Outcome
+	m  map[types.NamespacedName]*heldOutcome
 }
 
-func (s *outcomeStore) put(key types.NamespacedName, o *workapply.Outcome) {
+func (s *outcomeStore) put(key types.NamespacedName, o *heldOutcome) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.m[key] = o
 }
 
-func (s *outcomeStore) get(key types.NamespacedName) *workapply.Outcome {
+func (s *outcomeStore) get(key types.NamespacedName) *heldOutcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.m[key]
 }
 
 // done drops o once written, unless a newer Outcome replaced it.
-func (s *outcomeStore) done(key types.NamespacedName, o *workapply.Outcome) {
+func (s *outcomeStore) done(key types.NamespacedName, o *heldOutcome) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m[key] == o {

@@ -160,7 +160,7 @@ func TestCollectKeepsTheLaterReflection(t *testing.T) {
 	last := refl.observed
 
 	// The apply's outcome, older, after the member cache restarted.
-	outcome := &workapply.Outcome{Manifests: []workapply.Manifest{{Ref: ref, Object: loadBalancer("10", "")}}}
+	outcome := hold(workapply.Outcome{Manifests: []workapply.Manifest{{Ref: ref, Object: loadBalancer("10", "")}}})
 	statuses, refl, err = r.collect(ctx, work, &fakeMemberCache{}, outcome, last)
 	if err != nil {
 		t.Fatal(err)

@@ -71,13 +71,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	work = r.latest(key, work)
 	outcome := r.outcomes.get(key)
-	if outcome != nil && outcome.WorkUID != work.UID {
+	if outcome != nil && outcome.outcome.WorkUID != work.UID {
 		r.outcomes.done(key, outcome)
 		outcome = nil
 	}
 	updated := work.DeepCopy()
 	if outcome != nil {
-		setConditions(updated, outcome)
+		setConditions(updated, &outcome.outcome)
 	}
 	refl, reflectErr := r.reflect(ctx, updated, outcome)
 	written, err := r.write(ctx, work, updated, outcome == nil)
@@ -152,7 +152,7 @@ type reflection struct {
 // cluster is a Ready Push cluster; it returns nil when it did not reflect.
 // An error leaves them as they were; the conditions are written anyway
 // and the reflection retried.
-func (r *Reconciler) reflect(ctx context.Context, work *workv1alpha1.Work, outcome *workapply.Outcome) (*reflection, error) {
+func (r *Reconciler) reflect(ctx context.Context, work *workv1alpha1.Work, outcome *heldOutcome) (*reflection, error) {
 	if r.opts.OutcomesOnly || !meta.IsStatusConditionTrue(work.Status.Conditions, workv1alpha1.WorkApplied) {
 		return nil, nil
 	}
@@ -204,18 +204,14 @@ type memberCache interface {
 // not cached yet keep their previous entry: the informer's add event
 // brings the Work back, or, while the cache has not listed, the
 // reconcile's retry.
-func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set memberCache, outcome *workapply.Outcome, last map[int]observation) ([]workv1alpha1.ManifestStatus, *reflection, error) {
+func (r *Reconciler) collect(ctx context.Context, work *workv1alpha1.Work, set memberCache, outcome *heldOutcome, last map[int]observation) ([]workv1alpha1.ManifestStatus, *reflection, error) {
 	refs, err := workapply.Refs(work)
 	if err != nil {
 		return nil, nil, err
 	}
-	applied := map[int]*unstructured.Unstructured{}
+	var applied map[int]*unstructured.Unstructured
 	if outcome != nil {
-		for _, m := range outcome.Manifests {
-			if m.Object != nil {
-				applied[m.Ref.Ordinal] = m.Object
-			}
-		}
+		applied = outcome.appliedObjects()
 	}
 	// What the entries were reflected from counts only for entries the
 	// status still has (someone else may have rewritten it).
