@@ -179,7 +179,6 @@ func isScalarResourceName(name corev1.ResourceName) bool {
 		strings.HasPrefix(s, corev1.ResourceAttachableVolumesPrefix)
 }
 
-
 // Kinds of the objects a pod refers to.
 const (
 	kindConfigMap             = "ConfigMap"
