@@ -19,8 +19,8 @@ generate: ## Regenerate deepcopy code and CRD manifests from pkg/apis, the RBAC 
 
 up: ## Build what is missing, then run Propel on a local control plane with 3 member clusters (Ctrl-C stops it).
 	@hack/testbin.sh etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server kubectl >/dev/null
-	@echo "up: building propelctl, propel-scheduler and interpreter-webhook-example"
-	@go build -ldflags "$(LDFLAGS)" -o bin/ ./cmd/propelctl ./cmd/propel-scheduler ./cmd/interpreter-webhook-example
+	@echo "up: building propelctl, propel-scheduler, propel-scheduler-estimator and interpreter-webhook-example"
+	@go build -ldflags "$(LDFLAGS)" -o bin/ ./cmd/propelctl ./cmd/propel-scheduler ./cmd/propel-scheduler-estimator ./cmd/interpreter-webhook-example
 	@bin/propelctl local-up $(UP_ARGS)
 
 demo: ## With `make up` running (another terminal): apply the seed scenarios and print what runs where.

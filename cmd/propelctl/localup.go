@@ -33,6 +33,8 @@ func newLocalUpCommand() *cobra.Command {
 	cmd.Flags().StringArrayVar(&o.ControllerManagerArgs, "controller-manager-args", nil, "A flag for propel-controller-manager, after local-up's own (repeatable), e.g. --controller-manager-args=--feature-gates=AllAlpha=true,AllBeta=true.")
 	cmd.Flags().StringSliceVar(&o.GrantTemplates, "grant-templates", nil, "API groups ('*' for all) whose templates propel-controller-manager may claim beyond its least-privilege role, as a user grants their CRDs' kinds; Karmada's e2e suite needs '*'.")
 	cmd.Flags().StringArrayVar(&o.SchedulerArgs, "scheduler-args", nil, "A flag for propel-scheduler, after local-up's own (repeatable).")
+	cmd.Flags().BoolVar(&o.Estimators, "estimators", true, "Run a propel-scheduler-estimator per member (Service karmada-scheduler-estimator-<member> in karmada-system) and start the scheduler with --enable-scheduler-estimator=true, as Karmada's local-up does; skipped when the binary is not next to propelctl or in PATH.")
+	cmd.Flags().StringArrayVar(&o.EstimatorArgs, "estimator-args", nil, "A flag for every propel-scheduler-estimator, after local-up's own (repeatable), e.g. --estimator-args=--feature-gates=AllAlpha=true,AllBeta=true.")
 	o.Ports = localup.DefaultPorts
 	cmd.Flags().IntVar(&o.Ports.ControllerManagerMetrics, "controller-manager-metrics-port", o.Ports.ControllerManagerMetrics, "Loopback port of propel-controller-manager's metrics (a free port when taken; 0 turns them off).")
 	cmd.Flags().IntVar(&o.Ports.ControllerManagerHealth, "controller-manager-health-port", o.Ports.ControllerManagerHealth, "Loopback port of propel-controller-manager's /healthz and /readyz (a free port when taken; 0 turns them off).")

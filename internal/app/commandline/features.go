@@ -31,7 +31,9 @@ const (
 	// MultiClusterService runs the MultiClusterService controllers.
 	MultiClusterService featuregate.Feature = "MultiClusterService"
 	// ResourceQuotaEstimate names the workload's namespace and its pods'
-	// priorityClassName in the bindings' replica requirements.
+	// priorityClassName in the bindings' replica requirements, and makes
+	// propel-scheduler-estimator cap its answers by that namespace's
+	// ResourceQuotas.
 	ResourceQuotaEstimate featuregate.Feature = "ResourceQuotaEstimate"
 	// StatefulFailoverInjection carries the state of a stateful workload
 	// to the cluster it fails over to.

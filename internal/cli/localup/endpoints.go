@@ -50,6 +50,8 @@ type Endpoints struct {
 	ControllerManager Serving `json:"controllerManager"`
 	// Scheduler is nil when the controller manager schedules in-process.
 	Scheduler *Serving `json:"scheduler,omitempty"`
+	// Estimators are the members' propel-scheduler-estimators.
+	Estimators []EstimatorEndpoint `json:"estimators,omitempty"`
 	// ExampleWebhook is the Workload interpreter webhook's URL ("" when
 	// its binary is missing).
 	ExampleWebhook string `json:"exampleWebhook,omitempty"`
@@ -136,6 +138,9 @@ func (e *Endpoints) Print(w io.Writer) {
 	printServing(w, "propel-controller-manager", e.ControllerManager)
 	if e.Scheduler != nil {
 		printServing(w, schedulerBinary, *e.Scheduler)
+	}
+	for _, est := range e.Estimators {
+		printServing(w, estimatorBinary+"-"+est.Cluster+" (gRPC "+est.GRPC+")", est.Serving)
 	}
 	if e.ExampleWebhook != "" {
 		fmt.Fprintf(w, "  %s: %s\n", exampleWebhookBinary, e.ExampleWebhook)

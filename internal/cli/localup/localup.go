@@ -70,6 +70,13 @@ type Options struct {
 	// custom resources, which karmada-controller-manager, running as
 	// system:masters, may write.
 	GrantTemplates []string
+	// Estimators runs one propel-scheduler-estimator per member, found by
+	// the scheduler through karmada-scheduler's Service names, and turns
+	// --enable-scheduler-estimator on, as Karmada's local-up does; it is
+	// skipped when the binary is missing. EstimatorArgs are appended to
+	// the flags local-up gives each estimator.
+	Estimators    bool
+	EstimatorArgs []string
 	// Ports are where the controller manager and the scheduler serve
 	// metrics, health and pprof (propelctl's defaults are DefaultPorts);
 	// a zero port turns that endpoint off.
@@ -163,8 +170,26 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer env.Stop()
 	defer stopAll(karmadaProcs)
+	estimatorsOn := false
+	if o.Estimators {
+		estimators, on, err := runEstimators(startCtx, o, progress, env, ep)
+		defer stopAll(estimators)
+		if err != nil {
+			return err
+		}
+		estimatorsOn = on
+	}
 	schedulerBin, err := siblingBinary(schedulerBinary)
 	separateScheduler := err == nil
+	if estimatorsOn {
+		// Whichever schedules asks the estimators; a flag of the
+		// user's, later, still wins.
+		if separateScheduler {
+			o.SchedulerArgs = append([]string{enableEstimatorsFlag}, o.SchedulerArgs...)
+		} else {
+			o.ControllerManagerArgs = append([]string{enableEstimatorsFlag}, o.ControllerManagerArgs...)
+		}
+	}
 	var sched *localenv.Process
 	if separateScheduler {
 		// Started first: it runs on its own while the controller
@@ -211,6 +236,22 @@ func Run(ctx context.Context, o Options) error {
 	<-ctx.Done()
 	fmt.Fprintln(o.Out, "local-up: stopping every process")
 	return nil
+}
+
+// runEstimators starts the members' estimators when their binary is
+// there and records them in ep; on reports whether they run.
+func runEstimators(ctx context.Context, o Options, progress *localenv.Progress, env *localenv.Environment, ep *Endpoints) (procs []*localenv.Process, on bool, err error) {
+	bin, err := siblingBinary(estimatorBinary)
+	if err != nil {
+		fmt.Fprintf(o.Out, "local-up: %s not found next to propelctl or in PATH (`make up` builds it): the scheduler asks no estimators\n", estimatorBinary)
+		return nil, false, nil
+	}
+	procs, eps, err := startEstimators(ctx, o, progress, env, bin)
+	if err != nil {
+		return procs, false, err
+	}
+	ep.Estimators = eps
+	return procs, true, nil
 }
 
 // startTimeout bounds the whole start, from etcd to the example webhook.

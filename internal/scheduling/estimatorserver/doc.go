@@ -12,7 +12,16 @@
 // fitting nodes of the replicas their free capacity holds;
 // MaxAvailableComponentSets is the largest number of complete sets that a
 // first-fit packing (largest component first) places; both first deduct the
-// request's assumed workloads, packed the same way. GetUnschedulableReplicas
+// request's assumed workloads, packed the same way. With
+// ResourceQuotaEstimate (WithResourceQuotaEstimate) both answers are also
+// capped by the ResourceQuotas of the request's namespace, as Karmada's
+// ResourceQuotaEstimator plugin caps them: a quota charges a replica when
+// it has no scopes or one of its PriorityClass scopes matches the
+// replica's priority class, and its room per requested compute resource
+// (cpu, memory, extended: hard minus used, less the namespace's assumed
+// workloads it charges) divided by a replica's (or a set's) need bounds
+// the answer; the quotas are kept from an informer's events, so a request
+// reads only its namespace's. GetUnschedulableReplicas
 // counts the unassigned pods selected by a Deployment, ReplicaSet or
 // StatefulSet whose PodScheduled condition has been False (Unschedulable)
 // for longer than the threshold.

@@ -97,14 +97,19 @@ func observeUnschedulableStep(step string, start time.Time, err error) {
 	estimatingAlgorithmDuration.WithLabelValues(resultOf(err), "GetUnschedulableReplicas", step).Observe(time.Since(start).Seconds())
 }
 
-// timedEstimate runs one capacity estimate at extension point, recording
-// it as the extension point's run and as the node resource plugin's
-// (Propel has that one estimating plugin).
-func timedEstimate(point string, estimate func() (int64, error)) (int64, error) {
+// timedEstimate runs one estimate at extension point: the node capacity
+// step, then, unless it failed, the quota step; the answer is the smaller.
+// It records the extension point's run and each step as the Karmada
+// plugin whose work it does.
+func timedEstimate(point string, nodes func() (int64, error), quotas func() int64) (int64, error) {
 	start := time.Now()
-	n, err := estimate()
-	d := time.Since(start).Seconds()
-	extensionPointDuration.WithLabelValues(point).Observe(d)
-	pluginExecutionDuration.WithLabelValues(pluginNodeResource, point).Observe(d)
+	n, err := nodes()
+	pluginExecutionDuration.WithLabelValues(pluginNodeResource, point).Observe(time.Since(start).Seconds())
+	if err == nil {
+		quotaStart := time.Now()
+		n = min(n, quotas())
+		pluginExecutionDuration.WithLabelValues(pluginResourceQuota, point).Observe(time.Since(quotaStart).Seconds())
+	}
+	extensionPointDuration.WithLabelValues(point).Observe(time.Since(start).Seconds())
 	return n, err
 }

@@ -55,22 +55,30 @@ func TestCountRequestsRecordsKarmadaRequestMetrics(t *testing.T) {
 
 // TestTimedEstimateRecordsExtensionPointAndPlugin: one estimate is one
 // run of the extension point and one of the node resource plugin, failed
-// or not, and its answer is passed through.
+// or not, and one of the quota plugin when the nodes' step succeeded; its
+// answer is the smaller of the two steps'.
 func TestTimedEstimateRecordsExtensionPointAndPlugin(t *testing.T) {
 	point := extensionPointDuration.WithLabelValues(extensionEstimateComponents)
 	plugin := pluginExecutionDuration.WithLabelValues(pluginNodeResource, extensionEstimateComponents)
-	before, pluginBefore := histogramCount(t, point), histogramCount(t, plugin)
-	if n, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return 7, nil }); n != 7 || err != nil {
+	quotaPlugin := pluginExecutionDuration.WithLabelValues(pluginResourceQuota, extensionEstimateComponents)
+	before, pluginBefore, quotaBefore := histogramCount(t, point), histogramCount(t, plugin), histogramCount(t, quotaPlugin)
+	if n, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return 7, nil }, func() int64 { return unlimited }); n != 7 || err != nil {
 		t.Fatalf("timedEstimate = %d, %v; want 7, nil", n, err)
 	}
+	if n, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return 7, nil }, func() int64 { return 3 }); n != 3 || err != nil {
+		t.Fatalf("timedEstimate with a smaller quota answer = %d, %v; want 3, nil", n, err)
+	}
 	boom := errors.New("interrupted")
-	if _, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return 0, boom }); !errors.Is(err, boom) {
+	if _, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return 0, boom }, func() int64 { return 1 }); !errors.Is(err, boom) {
 		t.Fatalf("timedEstimate error = %v, want %v", err, boom)
 	}
-	if got := histogramCount(t, point) - before; got != 2 {
-		t.Errorf("extension point runs grew by %d, want 2", got)
+	if got := histogramCount(t, point) - before; got != 3 {
+		t.Errorf("extension point runs grew by %d, want 3", got)
 	}
-	if got := histogramCount(t, plugin) - pluginBefore; got != 2 {
-		t.Errorf("plugin runs grew by %d, want 2", got)
+	if got := histogramCount(t, plugin) - pluginBefore; got != 3 {
+		t.Errorf("plugin runs grew by %d, want 3", got)
+	}
+	if got := histogramCount(t, quotaPlugin) - quotaBefore; got != 2 {
+		t.Errorf("quota plugin runs grew by %d, want 2", got)
 	}
 }

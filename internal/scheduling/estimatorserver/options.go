@@ -24,9 +24,10 @@ type Options struct {
 	ServerPort  int
 	TLS         TLSFiles
 	// FeatureGates is --feature-gates: Karmada's gate names (its
-	// installers pass the same gates to every component); only the
-	// logging gates act here, the others are reported as having no
-	// effect when set away from their defaults.
+	// installers pass the same gates to every component); the logging
+	// gates and ResourceQuotaEstimate (answers capped by the namespace's
+	// ResourceQuotas) act here, the gates Propel does not implement are
+	// reported as having no effect when set away from their defaults.
 	FeatureGates featuregate.MutableFeatureGate
 
 	inactive *commandline.Inactive

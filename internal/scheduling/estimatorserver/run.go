@@ -15,6 +15,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/app/commandline"
 )
 
 // gracePeriod bounds how long stopping waits for requests in progress
@@ -39,7 +41,11 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return fmt.Errorf("member client: %w", err)
 	}
-	est := New(o.ClusterName, kube)
+	var estOpts []Option
+	if o.FeatureGates.Enabled(commandline.ResourceQuotaEstimate) {
+		estOpts = append(estOpts, WithResourceQuotaEstimate())
+	}
+	est := New(o.ClusterName, kube, estOpts...)
 	srv, err := NewGRPCServer(est, o.TLS, grpc.UnaryInterceptor(countRequests))
 	if err != nil {
 		return err

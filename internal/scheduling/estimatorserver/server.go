@@ -27,7 +27,8 @@ import (
 )
 
 // Estimator answers the estimator RPCs for one member cluster from
-// informers over its Nodes and unfinished Pods.
+// informers over its Nodes and unfinished Pods, and over its
+// ResourceQuotas with WithResourceQuotaEstimate.
 type Estimator struct {
 	cluster string
 	kube    kubernetes.Interface
@@ -38,7 +39,11 @@ type Estimator struct {
 	usage *usageLedger
 	// usageSynced reports when usage has seen the pods' first list.
 	usageSynced cache.InformerSynced
-	now         func() time.Time
+	// quotas is every namespace's ResourceQuotas, kept by their
+	// informer's events; nil unless WithResourceQuotaEstimate.
+	quotas       *quotaLedger
+	quotasSynced cache.InformerSynced
+	now          func() time.Time
 	// running tracks the pod informer started by Start.
 	running sync.WaitGroup
 
@@ -46,9 +51,24 @@ type Estimator struct {
 	service.UnimplementedEstimatorServer
 }
 
+// Option changes what an Estimator reads.
+type Option func(*Estimator)
+
+// WithResourceQuotaEstimate caps every answer by the ResourceQuotas of the
+// request's namespace, as Karmada's estimator does under the
+// ResourceQuotaEstimate feature gate (its ResourceQuotaEstimator plugin).
+func WithResourceQuotaEstimate() Option {
+	return func(e *Estimator) {
+		quotas := e.factory.Core().V1().ResourceQuotas().Informer()
+		e.quotas = newQuotaLedger()
+		registration, _ := quotas.AddEventHandler(e.quotas.handler())
+		e.quotasSynced = registration.HasSynced
+	}
+}
+
 // New returns the estimator of cluster, reading the member through kube.
 // Call Start before serving.
-func New(cluster string, kube kubernetes.Interface) *Estimator {
+func New(cluster string, kube kubernetes.Interface, opts ...Option) *Estimator {
 	factory := informers.NewSharedInformerFactory(kube, 0)
 	nodes := factory.Core().V1().Nodes()
 	nodes.Informer()
@@ -63,8 +83,12 @@ func New(cluster string, kube kubernetes.Interface) *Estimator {
 	_ = pods.SetTransform(slimPod) // cannot fail: the informer has not started
 	usage := newUsageLedger()
 	registration, _ := pods.AddEventHandler(usage.handler())
-	return &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods,
+	e := &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods,
 		usage: usage, usageSynced: registration.HasSynced, now: time.Now}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Start runs the informers until ctx ends and waits for their first list.
@@ -78,6 +102,9 @@ func (e *Estimator) Start(ctx context.Context) error {
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), e.pods.HasSynced, e.usageSynced) {
 		return fmt.Errorf("cluster %s: pod informer did not sync", e.cluster)
+	}
+	if e.quotas != nil && !cache.WaitForCacheSync(ctx.Done(), e.quotasSynced) {
+		return fmt.Errorf("cluster %s: resource quota informer did not sync", e.cluster)
 	}
 	return nil
 }
@@ -122,28 +149,45 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 	return out, interrupted(ctx)
 }
 
-// deductAssumed packs the assumed workloads onto nodes.
-func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []*pb.AssumedWorkload) error {
+// assumedComponent is one decoded component of an assumed workload.
+type assumedComponent struct {
+	namespace     string
+	priorityClass string
+	component
+}
+
+// decodeAssumed decodes the request's assumed workloads.
+func decodeAssumed(ctx context.Context, assumed []*pb.AssumedWorkload) ([]assumedComponent, error) {
 	n := 0
 	for i := range assumed {
 		n += len(assumed[i].GetComponents())
 	}
 	if n > estimatorwire.MaxRequestComponents {
-		return status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, estimatorwire.MaxRequestComponents)
+		return nil, status.Errorf(codes.InvalidArgument, "assumedWorkloads: %d components, at most %d", n, estimatorwire.MaxRequestComponents)
 	}
+	out := make([]assumedComponent, 0, n)
 	for i := range assumed {
 		for j, c := range assumed[i].GetComponents() {
 			if err := interrupted(ctx); err != nil {
-				return err
+				return nil, err
 			}
 			r, err := decodeRequirement(c.GetReplicaRequirements().GetNodeClaim(), c.GetReplicaRequirements().GetResourceRequestBytes())
 			if err != nil {
-				return invalid("assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
+				return nil, invalid("assumedWorkloads[%d].components[%d].replicaRequirements.%v", i, j, err)
 			}
-			if c.GetReplicas() > 0 {
-				if _, err := place(ctx, nodes, r, int64(c.GetReplicas())); err != nil {
-					return err
-				}
+			out = append(out, assumedComponent{namespace: assumed[i].GetNamespace(), priorityClass: c.GetReplicaRequirements().GetPriorityClassName(),
+				component: component{req: r, replicas: int64(c.GetReplicas())}})
+		}
+	}
+	return out, nil
+}
+
+// deductAssumed packs the assumed workloads onto nodes.
+func deductAssumed(ctx context.Context, nodes []nodeCapacity, assumed []assumedComponent) error {
+	for _, c := range assumed {
+		if c.replicas > 0 {
+			if _, err := place(ctx, nodes, c.req, c.replicas); err != nil {
+				return err
 			}
 		}
 	}
@@ -159,14 +203,23 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailab
 	if err != nil {
 		return nil, invalid("replicaRequirements.%v", err)
 	}
+	assumed, err := decodeAssumed(ctx, req.AssumedWorkloads)
+	if err != nil {
+		return nil, err
+	}
 	nodes, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
+	if err := deductAssumed(ctx, nodes, assumed); err != nil {
 		return nil, err
 	}
-	n, err := timedEstimate(extensionEstimateReplicas, func() (int64, error) { return maxReplicas(ctx, nodes, r) })
+	rr := req.GetReplicaRequirements()
+	n, err := timedEstimate(extensionEstimateReplicas,
+		func() (int64, error) { return maxReplicas(ctx, nodes, r) },
+		func() int64 {
+			return e.maxByQuota(rr.GetNamespace(), []quotaDemand{{priorityClass: rr.GetPriorityClassName(), request: r.request, count: 1}}, assumed)
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +236,7 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAv
 		return nil, status.Error(codes.InvalidArgument, "components: at least one is required")
 	}
 	comps := make([]component, 0, len(req.Components))
+	demands := make([]quotaDemand, 0, len(req.Components))
 	for i, c := range req.Components {
 		if err := interrupted(ctx); err != nil {
 			return nil, err
@@ -192,23 +246,51 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAv
 			return nil, invalid("components[%d] (%q).replicaRequirements.%v", i, c.GetName(), err)
 		}
 		comps = append(comps, component{req: r, replicas: int64(c.GetReplicas())})
+		demands = append(demands, quotaDemand{priorityClass: c.GetReplicaRequirements().GetPriorityClassName(), request: r.request, count: int64(c.GetReplicas())})
 	}
 	// Largest replicas first: first-fit packs them better.
 	slices.SortStableFunc(comps, func(a, b component) int {
 		return compareSize(b.req, a.req)
 	})
+	assumed, err := decodeAssumed(ctx, req.AssumedWorkloads)
+	if err != nil {
+		return nil, err
+	}
 	nodes, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
+	if err := deductAssumed(ctx, nodes, assumed); err != nil {
 		return nil, err
 	}
-	sets, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return maxSets(ctx, nodes, comps) })
+	sets, err := timedEstimate(extensionEstimateComponents,
+		func() (int64, error) { return maxSets(ctx, nodes, comps) },
+		func() int64 { return e.maxByQuota(req.GetNamespace(), demands, assumed) })
 	if err != nil {
 		return nil, err
 	}
 	return &pb.MaxAvailableComponentSetsResponse{MaxSets: int32(min(sets, math.MaxInt32))}, nil
+}
+
+// maxByQuota is the quota step's answer for set in namespace: unlimited
+// without WithResourceQuotaEstimate or a namespace (a cluster-scoped
+// workload, which no quota charges). Only the assumed workloads of the
+// same namespace are charged to its quotas.
+func (e *Estimator) maxByQuota(namespace string, set []quotaDemand, assumed []assumedComponent) int64 {
+	if e.quotas == nil || namespace == "" {
+		return unlimited
+	}
+	limits := e.quotas.limits(namespace)
+	if len(limits) == 0 {
+		return unlimited
+	}
+	var charged []quotaDemand
+	for _, a := range assumed {
+		if a.namespace == namespace {
+			charged = append(charged, quotaDemand{priorityClass: a.priorityClass, request: a.req.request, count: a.replicas})
+		}
+	}
+	return maxByQuota(limits, set, charged)
 }
 
 // compareSize orders requirements by CPU, then memory.

@@ -6,8 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/api/validate/content"
 
+	"github.com/propel-mc/propel/internal/shared/resourcename"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
@@ -173,20 +173,10 @@ func (r *podResources) list() corev1.ResourceList {
 // pages, a kubernetes.io-prefixed native resource or attachable volumes.
 func isScalarResourceName(name corev1.ResourceName) bool {
 	s := string(name)
-	return isExtendedResourceName(s) ||
+	return resourcename.IsExtended(name) ||
 		strings.HasPrefix(s, corev1.ResourceHugePagesPrefix) ||
 		strings.Contains(s, corev1.ResourceDefaultNamespacePrefix) ||
 		strings.HasPrefix(s, corev1.ResourceAttachableVolumesPrefix)
-}
-
-// isExtendedResourceName: a domain-prefixed name outside kubernetes.io that
-// is valid as a quota name ("requests.<name>").
-func isExtendedResourceName(s string) bool {
-	if !strings.Contains(s, "/") || strings.Contains(s, corev1.ResourceDefaultNamespacePrefix) ||
-		strings.HasPrefix(s, corev1.DefaultResourceRequestsPrefix) {
-		return false
-	}
-	return len(content.IsLabelKey(corev1.DefaultResourceRequestsPrefix+s)) == 0
 }
 
 // Kinds of the objects a pod refers to.

@@ -5,7 +5,9 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -308,18 +311,35 @@ func (e *Estimator) connection(ctx context.Context, cluster string) (*target, *g
 }
 
 // resolve finds cluster's estimator address as Karmada does: the Service
-// <prefix>-<cluster> in the estimator namespace; an ExternalName Service
-// points at its external name, any other at its cluster DNS name; the port
-// is --scheduler-estimator-port.
+// <prefix>-<cluster> in the estimator namespace. An ExternalName Service
+// points at its external name, on the numeric target port of its port
+// numbered --scheduler-estimator-port (on that port itself when it lists
+// no ports; an error when it lists others or the target is named); any
+// other Service at its cluster DNS name on --scheduler-estimator-port.
 func (e *Estimator) resolve(ctx context.Context, cluster string) (string, error) {
 	key := types.NamespacedName{Namespace: e.opts.ServiceNamespace, Name: e.opts.ServicePrefix + "-" + cluster}
 	var svc corev1.Service
 	if err := e.reader.Get(ctx, key, &svc); err != nil {
 		return "", fmt.Errorf("estimator Service %s of cluster %s: %w", key, cluster, err)
 	}
-	host := fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, svc.Namespace)
-	if svc.Spec.Type == corev1.ServiceTypeExternalName && svc.Spec.ExternalName != "" {
-		host = svc.Spec.ExternalName
+	if svc.Spec.Type != corev1.ServiceTypeExternalName || svc.Spec.ExternalName == "" {
+		return net.JoinHostPort(fmt.Sprintf("%s.%s.svc.cluster.local", svc.Name, svc.Namespace), strconv.Itoa(e.opts.Port)), nil
 	}
-	return fmt.Sprintf("%s:%d", host, e.opts.Port), nil
+	if len(svc.Spec.Ports) == 0 {
+		return net.JoinHostPort(svc.Spec.ExternalName, strconv.Itoa(e.opts.Port)), nil
+	}
+	for _, p := range svc.Spec.Ports {
+		if int(p.Port) != e.opts.Port {
+			continue
+		}
+		if p.TargetPort.Type != intstr.Int {
+			return "", fmt.Errorf("estimator Service %s of cluster %s: port %d: an ExternalName Service needs a numeric targetPort, not %q", key, cluster, p.Port, p.TargetPort.String())
+		}
+		port := p.TargetPort.IntValue()
+		if port == 0 {
+			port = e.opts.Port
+		}
+		return net.JoinHostPort(svc.Spec.ExternalName, strconv.Itoa(port)), nil
+	}
+	return "", fmt.Errorf("estimator Service %s of cluster %s: no port %d", key, cluster, e.opts.Port)
 }

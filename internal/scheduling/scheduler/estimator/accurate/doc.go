@@ -4,7 +4,8 @@
 // for each candidate cluster C, the estimator behind the Service
 // <--scheduler-estimator-service-prefix>-C in
 // --scheduler-estimator-service-namespace of the control plane, on
-// --scheduler-estimator-port, over TLS when a CA or
+// --scheduler-estimator-port (for an ExternalName Service, the target port
+// it maps that port to, as Karmada reads it), over TLS when a CA or
 // --insecure-skip-estimator-verify is given (client certificate from
 // --scheduler-estimator-cert-file/-key-file), all clusters concurrently
 // under one --scheduler-estimator-timeout. It owns the flags, the Service
