@@ -2,6 +2,7 @@ package endpointslicecollect
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -170,22 +171,16 @@ func TestSliceKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			works := &workv1alpha1.WorkList{}
-			if err := c.List(ctx, works, client.InNamespace(es1)); err != nil {
+			got, err := memberwatchtest.CollectedWorks(ctx, c, "member1")
+			if err != nil {
 				t.Fatal(err)
-			}
-			got := map[string]string{}
-			for _, w := range works.Items {
-				if w.Name != marker().Name && w.DeletionTimestamp.IsZero() {
-					got[w.Name] = w.Labels[names.EndpointSliceWorkManagedByLabel]
-				}
 			}
 			want := map[string]string{}
 			if tc.wantWork != "" {
-				want[collectedwork.WorkName("ns", tc.wantWork)] = tc.wantManagedBy
+				want["ns/"+tc.wantWork] = tc.wantManagedBy
 			}
-			if len(got) != len(want) || got[collectedwork.WorkName("ns", tc.wantWork)] != want[collectedwork.WorkName("ns", tc.wantWork)] {
-				t.Errorf("collected Works (name: managed-by) %v, want %v", got, want)
+			if !maps.Equal(got, want) {
+				t.Errorf("collected Works (slice: managed-by) %v, want %v", got, want)
 			}
 		})
 	}

@@ -1,11 +1,16 @@
 package memberwatchtest
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/propel-mc/propel/internal/controllers/mcs/collectedwork"
 
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
@@ -64,4 +69,29 @@ func Work(namespace, name string, labels map[string]string, manifests ...*unstru
 		w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests, workv1alpha1.Manifest{RawExtension: runtime.RawExtension{Raw: raw}})
 	}
 	return w
+}
+
+// CollectedWorks returns the managed-by set of each live Work (not being
+// deleted) in cluster's execution namespace that holds an EndpointSlice,
+// by the slice's namespace/name.
+func CollectedWorks(ctx context.Context, c client.Reader, cluster string) (map[string]string, error) {
+	works := &workv1alpha1.WorkList{}
+	if err := c.List(ctx, works, client.InNamespace(names.ExecutionSpace(cluster))); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for i := range works.Items {
+		w := &works.Items[i]
+		if !w.DeletionTimestamp.IsZero() || !collectedwork.HoldsEndpointSlice(w) {
+			continue
+		}
+		var slice struct {
+			Metadata metav1.ObjectMeta `json:"metadata"`
+		}
+		if err := json.Unmarshal(w.Spec.Workload.Manifests[0].Raw, &slice); err != nil {
+			return nil, fmt.Errorf("work %s/%s: %w", w.Namespace, w.Name, err)
+		}
+		out[slice.Metadata.Namespace+"/"+slice.Metadata.Name] = w.Labels[names.EndpointSliceWorkManagedByLabel]
+	}
+	return out, nil
 }
