@@ -6,6 +6,8 @@ package memberwatchtest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -73,11 +75,7 @@ func (m *Members) Watched(cluster string) []schema.GroupVersionResource {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]schema.GroupVersionResource, 0, len(s.informers))
-	for gvr := range s.informers {
-		out = append(out, gvr)
-	}
-	return out
+	return slices.Collect(maps.Keys(s.informers))
 }
 
 type set struct {
