@@ -8,6 +8,7 @@ import (
 	"github.com/propel-mc/propel/internal/controllers/mcs/endpointslice"
 	"github.com/propel-mc/propel/internal/controllers/mcs/endpointslicecollect"
 	"github.com/propel-mc/propel/internal/controllers/mcs/endpointslicedispatch"
+	"github.com/propel-mc/propel/internal/controllers/mcs/memberwatch"
 	"github.com/propel-mc/propel/internal/controllers/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/internal/controllers/mcs/serviceexport"
 	"github.com/propel-mc/propel/internal/controllers/mcs/serviceimport"
@@ -22,7 +23,8 @@ func setupServiceExport(_ context.Context, c *Context) error {
 		return err
 	}
 	return serviceexport.New(serviceexport.Deps{
-		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Informers: memberwatch.MemberInformers{Clients: c.MemberClients, Informers: informers},
 	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 
@@ -64,7 +66,8 @@ func setupEndpointSliceCollect(_ context.Context, c *Context) error {
 		return err
 	}
 	return endpointslicecollect.New(endpointslicecollect.Deps{
-		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Clients: c.MemberClients, Informers: informers,
+		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
+		Informers: memberwatch.MemberInformers{Clients: c.MemberClients, Informers: informers},
 	}, c.Options.ClusterCacheSyncTimeout).SetupWithManager(c.Manager)
 }
 

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/controllers/mcs/collectedwork"
+	"github.com/propel-mc/propel/internal/controllers/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
@@ -42,7 +43,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	err = r.dispatch(ctx, mcs, work, provider)
-	return reconcile.Result{}, boundedtext.Error(errors.Join(err, r.record(ctx, mcs, err)))
+	return reconcile.Result{}, boundedtext.Error(errors.Join(err, multiclusterservice.Record(ctx, r.client, r.recorder, mcs, dispatchedCondition, err)))
 }
 
 // removeCopies deletes the copies of the provider's Work (same name, in

@@ -11,6 +11,7 @@ import (
 
 	"github.com/propel-mc/propel/internal/controllers/mcs/clusterset"
 	"github.com/propel-mc/propel/internal/controllers/mcs/collectedwork"
+	"github.com/propel-mc/propel/internal/controllers/mcs/multiclusterservice"
 	"github.com/propel-mc/propel/internal/shared/names"
 	networkingv1alpha1 "github.com/propel-mc/propel/pkg/apis/networking/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -58,16 +59,11 @@ func (r *Reconciler) worksOfMCS(ctx context.Context, mcs client.Object) []reconc
 }
 
 func (r *Reconciler) worksOfConsumer(ctx context.Context, cluster client.Object) []reconcile.Request {
-	list := &networkingv1alpha1.MultiClusterServiceList{}
-	if err := r.client.List(ctx, list); err != nil {
-		log.FromContext(ctx).Error(err, "list multiclusterservices for a cluster event", "cluster", cluster.GetName())
-		return nil
-	}
 	var out []reconcile.Request
-	for i := range list.Items {
-		if clusterset.Selects(list.Items[i].Spec.ConsumerClusters, cluster.GetName()) {
-			out = append(out, r.providerWorks(ctx, list.Items[i].Namespace, list.Items[i].Name)...)
-		}
+	for _, mcs := range multiclusterservice.ForClusterEvent(ctx, r.client, cluster.GetName(), func(mcs *networkingv1alpha1.MultiClusterService) bool {
+		return clusterset.Selects(mcs.Spec.ConsumerClusters, cluster.GetName())
+	}) {
+		out = append(out, r.providerWorks(ctx, mcs.Namespace, mcs.Name)...)
 	}
 	return out
 }

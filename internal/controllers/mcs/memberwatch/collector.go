@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/propel-mc/propel/internal/shared/membercluster"
 	"github.com/propel-mc/propel/internal/shared/workcluster"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 )
@@ -22,10 +21,9 @@ type Deps struct {
 	Client client.Client
 	// APIReader reads Works past the cache when writing them.
 	APIReader client.Reader
-	// Clients builds member clients from Clusters (membercluster.Clients).
-	Clients membercluster.ClientSource
-	// Informers are the shared member informers the watches start.
-	Informers *membercluster.Informers
+	// Informers hands out the member informers the watches start
+	// (MemberInformers in a running Propel).
+	Informers InformerSource
 }
 
 // Collector is what the collectors share: the control-plane client and
@@ -40,7 +38,7 @@ type Collector struct {
 // bounds the wait for a member's informers to sync.
 func NewCollector(owner string, deps Deps, syncTimeout time.Duration) Collector {
 	return Collector{Client: deps.Client, Reader: deps.APIReader, Watcher: &Watcher{
-		Owner: owner, Clients: deps.Clients, Informers: deps.Informers, SyncTimeout: syncTimeout,
+		Owner: owner, Informers: deps.Informers, SyncTimeout: syncTimeout,
 	}}
 }
 

@@ -20,7 +20,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"github.com/propel-mc/propel/internal/shared/membercluster"
 	"github.com/propel-mc/propel/internal/shared/workcluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	mcsv1alpha1 "github.com/propel-mc/propel/pkg/apis/multicluster/v1alpha1"
@@ -54,9 +53,9 @@ func (k Key) String() string {
 type Watcher struct {
 	// Owner names the controller; its handler is registered once per
 	// cluster and resource.
-	Owner     string
-	Clients   membercluster.ClientSource
-	Informers *membercluster.Informers
+	Owner string
+	// Informers hands out each cluster's informer set.
+	Informers InformerSource
 	// SyncTimeout bounds the wait for a new informer's initial list
 	// (Karmada's --cluster-cache-sync-timeout).
 	SyncTimeout time.Duration
@@ -121,11 +120,7 @@ type Caches struct {
 // Caches registers the handler on cluster's informers of gvrs, starting
 // them when needed, and waits for their initial lists.
 func (w *Watcher) Caches(ctx context.Context, cluster *clusterv1alpha1.Cluster, gvrs ...schema.GroupVersionResource) (*Caches, error) {
-	m, err := w.Clients.ForCluster(ctx, cluster)
-	if err != nil {
-		return nil, fmt.Errorf("cluster %s: clients: %w", cluster.Name, err)
-	}
-	set, err := w.Informers.Watched(cluster, m)
+	set, err := w.Informers.InformerSet(ctx, cluster)
 	if err != nil {
 		return nil, err
 	}

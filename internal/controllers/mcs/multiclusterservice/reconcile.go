@@ -32,7 +32,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, err
 	}
 	err := r.sync(ctx, mcs)
-	if statusErr := r.recordApplied(ctx, mcs, err); statusErr != nil && err == nil {
+	if statusErr := Record(ctx, r.client, r.recorder, mcs, serviceApplied, err); statusErr != nil && err == nil {
 		err = statusErr
 	}
 	return reconcile.Result{}, boundedtext.Error(err)

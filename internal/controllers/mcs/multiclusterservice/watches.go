@@ -54,16 +54,28 @@ func (r *Reconciler) mcsOfService(ctx context.Context, svc client.Object) []reco
 }
 
 func (r *Reconciler) mcsSelecting(ctx context.Context, cluster client.Object) []reconcile.Request {
+	var out []reconcile.Request
+	for _, mcs := range ForClusterEvent(ctx, r.client, cluster.GetName(), func(mcs *networkingv1alpha1.MultiClusterService) bool {
+		return clusterset.HasCrossCluster(mcs) && (clusterset.Selects(mcs.Spec.ProviderClusters, cluster.GetName()) || clusterset.Selects(mcs.Spec.ConsumerClusters, cluster.GetName()))
+	}) {
+		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(mcs)})
+	}
+	return out
+}
+
+// ForClusterEvent returns the MCSs that concern cluster, by concerns. A
+// failed list is logged and gives none: the event handlers that ask have
+// no error to return.
+func ForClusterEvent(ctx context.Context, c client.Reader, cluster string, concerns func(*networkingv1alpha1.MultiClusterService) bool) []*networkingv1alpha1.MultiClusterService {
 	list := &networkingv1alpha1.MultiClusterServiceList{}
-	if err := r.client.List(ctx, list); err != nil {
-		log.FromContext(ctx).Error(err, "list multiclusterservices for a cluster event", "cluster", cluster.GetName())
+	if err := c.List(ctx, list); err != nil {
+		log.FromContext(ctx).Error(err, "list multiclusterservices for a cluster event", "cluster", cluster)
 		return nil
 	}
-	var out []reconcile.Request
+	var out []*networkingv1alpha1.MultiClusterService
 	for i := range list.Items {
-		mcs := &list.Items[i]
-		if clusterset.HasCrossCluster(mcs) && (clusterset.Selects(mcs.Spec.ProviderClusters, cluster.GetName()) || clusterset.Selects(mcs.Spec.ConsumerClusters, cluster.GetName())) {
-			out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(mcs)})
+		if concerns(&list.Items[i]) {
+			out = append(out, &list.Items[i])
 		}
 	}
 	return out

@@ -9,15 +9,11 @@ package serviceexport
 import (
 	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/propel-mc/propel/internal/controllers/mcs/memberwatch"
 	"github.com/propel-mc/propel/internal/shared/names"
-	"github.com/propel-mc/propel/internal/shared/workcluster"
-	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 )
 
@@ -25,10 +21,6 @@ import (
 // ServiceExports and EndpointSlices are read with the member's credentials).
 // +kubebuilder:rbac:groups=work.karmada.io,resources=works,verbs=get;list;watch
 // +kubebuilder:rbac:groups=cluster.karmada.io,resources=clusters,verbs=get;list;watch
-
-// memberObjectsControllerName names the second queue of the controller,
-// the member objects' keys.
-const memberObjectsControllerName = names.ServiceExportControllerName + "-member-objects"
 
 // Reconciler starts the member watches from applied ServiceExport Works
 // and reconciles the member objects' keys.
@@ -52,15 +44,6 @@ func New(deps Deps, syncTimeout time.Duration) *Reconciler {
 // its ServiceExport: an export deleted while Propel was down is then
 // withdrawn at start-up.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
-	err := builder.ControllerManagedBy(mgr).Named(names.ServiceExportControllerName).
-		For(&workv1alpha1.Work{}, builder.WithPredicates(exportWorks(), workcluster.PushPredicate(r.Client))).
-		Watches(&clusterv1alpha1.Cluster{}, workcluster.EnqueueWorksOnReadiness(r.Client)).
-		Complete(reconcile.Func(r.reconcileWork))
-	if err != nil {
-		return err
-	}
-	return builder.TypedControllerManagedBy[memberwatch.Key](mgr).Named(memberObjectsControllerName).
-		WatchesRawSource(r.Watcher.Source()).
-		WatchesRawSource(source.TypedKind(mgr.GetCache(), &workv1alpha1.Work{}, exportKeysOfCollectedWorks(), onlyCreate[*workv1alpha1.Work]())).
-		Complete(reconcile.TypedFunc[memberwatch.Key](r.reconcileKey))
+	collected := source.TypedKind(mgr.GetCache(), &workv1alpha1.Work{}, exportKeysOfCollectedWorks(), onlyCreate[*workv1alpha1.Work]())
+	return r.Collector.SetupWithManager(mgr, holdsExport, r.reconcileWork, r.reconcileKey, collected)
 }

@@ -15,12 +15,9 @@ import (
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 )
 
-// exportWorks passes live, dispatched Works that hold a ServiceExport.
-func exportWorks() predicate.Funcs {
-	return predicate.NewPredicateFuncs(func(obj client.Object) bool {
-		work, ok := obj.(*workv1alpha1.Work)
-		return ok && !work.DispatchingSuspended() && collectedwork.Holds(work, mcsv1alpha1.GroupVersion.Group, memberwatch.KindServiceExport)
-	})
+// holdsExport passes live, dispatched Works that hold a ServiceExport.
+func holdsExport(work *workv1alpha1.Work) bool {
+	return !work.DispatchingSuspended() && collectedwork.Holds(work, mcsv1alpha1.GroupVersion.Group, memberwatch.KindServiceExport)
 }
 
 // exportKeysOfCollectedWorks maps a newly seen collected Work of the
