@@ -5,22 +5,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-func healthHandlers() map[schema.GroupVersionKind]healthFunc {
-	return map[schema.GroupVersionKind]healthFunc{
-		deploymentGVK:  deploymentHealthy,
-		statefulSetGVK: statefulSetHealthy,
-		replicaSetGVK:  replicaSetHealthy,
-		daemonSetGVK:   daemonSetHealthy,
-		serviceGVK:     serviceHealthy,
-		ingressGVK:     ingressHealthy,
-		pvcGVK:         persistentVolumeClaimHealthy,
-		podGVK:         podHealthy,
-		pdbGVK:         podDisruptionBudgetHealthy,
-	}
-}
 
 // replicaStatus is what health reads of a workload: spec.replicas (nil
 // when absent) and the listed .status integers.

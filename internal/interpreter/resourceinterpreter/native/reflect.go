@@ -13,24 +13,9 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/internal/shared/names"
 )
-
-func reflectHandlers() map[schema.GroupVersionKind]reflectFunc {
-	return map[schema.GroupVersionKind]reflectFunc{
-		deploymentGVK:  reflectDeployment,
-		replicaSetGVK:  reflectReplicaSet,
-		daemonSetGVK:   reflectDaemonSet,
-		statefulSetGVK: reflectStatefulSet,
-		serviceGVK:     reflectService,
-		ingressGVK:     reflectWholeStatus,
-		jobGVK:         reflectJob,
-		pdbGVK:         reflectPodDisruptionBudget,
-		hpaGVK:         reflectHorizontalPodAutoscaler,
-	}
-}
 
 // federatedGeneration travels with reflected workload statuses so that
 // aggregation can tell whether a member has caught up with the template:
