@@ -106,17 +106,8 @@ func reflectWorkload(obj *unstructured.Unstructured, fields, required []string, 
 		return nil, err
 	}
 	var values [8]int64
-	for i, field := range fields {
-		if field == "observedGeneration" {
-			values[i], err = int64Field(status, field)
-		} else {
-			var n int32
-			n, err = int32Field(status, field)
-			values[i] = int64(n)
-		}
-		if err != nil {
-			return nil, at(err, "status")
-		}
+	if err := statusFields(status, fields, values[:]); err != nil {
+		return nil, err
 	}
 	// Every field starts with a comma; the first one becomes the brace.
 	buf := make([]byte, 0, 192)
