@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -20,10 +21,9 @@ import (
 // environment. It signs serving certificates for loopback and client
 // certificates for the admin user.
 type PKI struct {
-	Dir    string
-	CAPEM  []byte
-	caCert *x509.Certificate
-	caKey  *ecdsa.PrivateKey
+	Dir   string
+	CAPEM []byte
+	ca    *CA
 }
 
 // LoadOrCreatePKI reuses the CA under dir, or creates one, so that a second
@@ -38,41 +38,63 @@ func LoadOrCreatePKI(dir string) (*PKI, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read CA key: %w", err)
 		}
-		return parsePKI(dir, certPEM, keyPEM)
+		ca, err := ParseCA(certPEM, keyPEM)
+		if err != nil {
+			return nil, fmt.Errorf("CA in %s: %w", dir, err)
+		}
+		return &PKI{Dir: dir, CAPEM: ca.CertPEM, ca: ca}, nil
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := NewCA("propel-local-ca", 10*365*24*time.Hour)
 	if err != nil {
 		return nil, err
 	}
+	if err := writeFiles(map[string][]byte{certPath: ca.CertPEM, keyPath: ca.KeyPEM}); err != nil {
+		return nil, err
+	}
+	return &PKI{Dir: dir, CAPEM: ca.CertPEM, ca: ca}, nil
+}
+
+// CA is a certificate authority in memory: it signs certificates for
+// fresh keys. Tests that need a throwaway CA use it too.
+type CA struct {
+	CertPEM, KeyPEM []byte
+	cert            *x509.Certificate
+	key             *ecdsa.PrivateKey
+}
+
+// NewCA generates a self-signed certificate authority named cn, valid from
+// an hour ago (clock skew) for validity.
+func NewCA(cn string, validity time.Duration) (*CA, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("generate CA key: %w", err)
+	}
 	tmpl := &x509.Certificate{
 		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "propel-local-ca"},
+		Subject:               pkix.Name{CommonName: cn},
 		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(10 * 365 * 24 * time.Hour),
+		NotAfter:              time.Now().Add(validity),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("self-sign CA: %w", err)
 	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 	keyPEM, err := encodeECKey(key)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFiles(map[string][]byte{certPath: certPEM, keyPath: keyPEM}); err != nil {
-		return nil, err
-	}
-	return parsePKI(dir, certPEM, keyPEM)
+	return ParseCA(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), keyPEM)
 }
 
-func parsePKI(dir string, certPEM, keyPEM []byte) (*PKI, error) {
+// ParseCA reads a CA's certificate and EC key, both PEM.
+func ParseCA(certPEM, keyPEM []byte) (*CA, error) {
 	cb, _ := pem.Decode(certPEM)
 	kb, _ := pem.Decode(keyPEM)
 	if cb == nil || kb == nil {
-		return nil, fmt.Errorf("CA in %s is not PEM", dir)
+		return nil, errors.New("certificate or key is not PEM")
 	}
 	cert, err := x509.ParseCertificate(cb.Bytes)
 	if err != nil {
@@ -82,7 +104,24 @@ func parsePKI(dir string, certPEM, keyPEM []byte) (*PKI, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse CA key: %w", err)
 	}
-	return &PKI{Dir: dir, CAPEM: certPEM, caCert: cert, caKey: key}, nil
+	return &CA{CertPEM: certPEM, KeyPEM: keyPEM, cert: cert, key: key}, nil
+}
+
+// Sign signs tmpl for a fresh P-256 key and returns the certificate and
+// the key, both PEM.
+func (ca *CA) Sign(tmpl *x509.Certificate) (certPEM, keyPEM []byte, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generate %s key: %w", tmpl.Subject.CommonName, err)
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		return nil, nil, err
+	}
+	if keyPEM, err = encodeECKey(key); err != nil {
+		return nil, nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), keyPEM, nil
 }
 
 // CertPair is a PEM certificate and key, and the files they were written to.
@@ -121,20 +160,12 @@ func (p *PKI) template(cn string) *x509.Certificate {
 }
 
 func (p *PKI) issue(name string, tmpl *x509.Certificate) (*CertPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.caCert, &key.PublicKey, p.caKey)
+	certPEM, keyPEM, err := p.ca.Sign(tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("sign %s certificate: %w", name, err)
 	}
-	keyPEM, err := encodeECKey(key)
-	if err != nil {
-		return nil, err
-	}
 	pair := &CertPair{
-		CertPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		CertPEM:  certPEM,
 		KeyPEM:   keyPEM,
 		CertFile: filepath.Join(p.Dir, name+".crt"),
 		KeyFile:  filepath.Join(p.Dir, name+".key"),
