@@ -30,11 +30,7 @@ import (
 // another name.
 func Join(ctx context.Context, controlPlane, member *rest.Config, opts Options) (*clusterv1alpha1.Cluster, error) {
 	opts = opts.withDefaults()
-	cp, mc, err := joinClients(controlPlane, member, opts)
-	if err != nil {
-		return nil, err
-	}
-	clusterID, err := validateJoin(ctx, cp, mc, opts)
+	cp, mc, clusterID, err := validateJoin(ctx, controlPlane, member, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +66,7 @@ func Join(ctx context.Context, controlPlane, member *rest.Config, opts Options) 
 // are left empty.
 func PlanJoin(ctx context.Context, controlPlane, member *rest.Config, opts Options) (*Plan, error) {
 	opts = opts.withDefaults()
-	cp, mc, err := joinClients(controlPlane, member, opts)
-	if err != nil {
-		return nil, err
-	}
-	clusterID, err := validateJoin(ctx, cp, mc, opts)
+	_, _, clusterID, err := validateJoin(ctx, controlPlane, member, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -98,15 +90,17 @@ func joinClients(controlPlane, member *rest.Config, opts Options) (cp, mc client
 	return cp, mc, nil
 }
 
-// validateJoin returns the member's cluster ID once neither it nor the
-// name is registered yet.
-func validateJoin(ctx context.Context, cp, mc client.Client, opts Options) (string, error) {
-	clusterID, err := memberClusterID(ctx, mc)
-	if err != nil {
-		return "", fmt.Errorf("join %s: %w", opts.Name, err)
+// validateJoin returns the clients of both clusters and the member's
+// cluster ID once neither it nor the name is registered yet.
+func validateJoin(ctx context.Context, controlPlane, member *rest.Config, opts Options) (cp, mc client.Client, clusterID string, err error) {
+	if cp, mc, err = joinClients(controlPlane, member, opts); err != nil {
+		return nil, nil, "", err
+	}
+	if clusterID, err = memberClusterID(ctx, mc); err != nil {
+		return nil, nil, "", fmt.Errorf("join %s: %w", opts.Name, err)
 	}
 	if err := checkNotRegistered(ctx, cp, opts.Name, clusterID); err != nil {
-		return "", fmt.Errorf("join %s: %w", opts.Name, err)
+		return nil, nil, "", fmt.Errorf("join %s: %w", opts.Name, err)
 	}
-	return clusterID, nil
+	return cp, mc, clusterID, nil
 }

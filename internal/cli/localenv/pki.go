@@ -2,7 +2,6 @@ package localenv
 
 import (
 	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -21,10 +20,9 @@ import (
 // environment. It signs serving certificates for loopback and client
 // certificates for the admin user.
 type PKI struct {
-	Dir    string
-	CAPEM  []byte
-	caCert *x509.Certificate
-	caKey  *ecdsa.PrivateKey
+	Dir   string
+	CAPEM []byte
+	ca    *CA
 	// saKeyMu serialises ServiceAccountKey: the API servers of several
 	// members start at once and must all get the same, complete key.
 	saKeyMu sync.Mutex
@@ -42,51 +40,20 @@ func LoadOrCreatePKI(dir string) (*PKI, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read CA key: %w", err)
 		}
-		return parsePKI(dir, certPEM, keyPEM)
+		ca, err := ParseCA(certPEM, keyPEM)
+		if err != nil {
+			return nil, fmt.Errorf("CA in %s: %w", dir, err)
+		}
+		return &PKI{Dir: dir, CAPEM: ca.CertPEM, ca: ca}, nil
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := NewCA("propel-local-ca", 10*365*24*time.Hour)
 	if err != nil {
 		return nil, err
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "propel-local-ca"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(10 * 365 * 24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
+	if err := writeFiles(map[string][]byte{certPath: ca.CertPEM, keyPath: ca.KeyPEM}); err != nil {
 		return nil, err
 	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	keyPEM, err := encodeECKey(key)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeFiles(map[string][]byte{certPath: certPEM, keyPath: keyPEM}); err != nil {
-		return nil, err
-	}
-	return parsePKI(dir, certPEM, keyPEM)
-}
-
-func parsePKI(dir string, certPEM, keyPEM []byte) (*PKI, error) {
-	cb, _ := pem.Decode(certPEM)
-	kb, _ := pem.Decode(keyPEM)
-	if cb == nil || kb == nil {
-		return nil, fmt.Errorf("CA in %s is not PEM", dir)
-	}
-	cert, err := x509.ParseCertificate(cb.Bytes)
-	if err != nil {
-		return nil, fmt.Errorf("parse CA certificate: %w", err)
-	}
-	key, err := x509.ParseECPrivateKey(kb.Bytes)
-	if err != nil {
-		return nil, fmt.Errorf("parse CA key: %w", err)
-	}
-	return &PKI{Dir: dir, CAPEM: certPEM, caCert: cert, caKey: key}, nil
+	return &PKI{Dir: dir, CAPEM: ca.CertPEM, ca: ca}, nil
 }
 
 // CertPair is a PEM certificate and key, and the files they were written to.
@@ -125,20 +92,12 @@ func (p *PKI) template(cn string) *x509.Certificate {
 }
 
 func (p *PKI) issue(name string, tmpl *x509.Certificate) (*CertPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.caCert, &key.PublicKey, p.caKey)
+	certPEM, keyPEM, err := p.ca.Sign(tmpl)
 	if err != nil {
 		return nil, fmt.Errorf("sign %s certificate: %w", name, err)
 	}
-	keyPEM, err := encodeECKey(key)
-	if err != nil {
-		return nil, err
-	}
 	pair := &CertPair{
-		CertPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		CertPEM:  certPEM,
 		KeyPEM:   keyPEM,
 		CertFile: filepath.Join(p.Dir, name+".crt"),
 		KeyFile:  filepath.Join(p.Dir, name+".key"),

@@ -72,12 +72,18 @@ func (p *Process) Exited() (bool, error) {
 	}
 }
 
+// running reports whether p was started and has not exited yet.
+func (p *Process) running() bool {
+	if p == nil || p.cmd.Process == nil {
+		return false
+	}
+	done, _ := p.Exited()
+	return !done
+}
+
 // Stop terminates the process group: SIGTERM, then SIGKILL after a grace period.
 func (p *Process) Stop() {
-	if p == nil || p.cmd.Process == nil {
-		return
-	}
-	if done, _ := p.Exited(); done {
+	if !p.running() {
 		return
 	}
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
@@ -92,10 +98,7 @@ func (p *Process) Stop() {
 // Kill ends the process group at once (SIGKILL), as a crash or an OOM kill
 // would, and waits until the process has exited.
 func (p *Process) Kill() {
-	if p == nil || p.cmd.Process == nil {
-		return
-	}
-	if done, _ := p.Exited(); done {
+	if !p.running() {
 		return
 	}
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)

@@ -45,35 +45,31 @@ func Read(ctx context.Context, r client.Reader) (Config, error) {
 // WithCustomizations returns c with rics added, each replacing the live
 // customization of the same name.
 func (c Config) WithCustomizations(rics []configv1alpha1.ResourceInterpreterCustomization) Config {
-	replaced := map[string]bool{}
-	for i := range rics {
-		replaced[rics[i].Name] = true
-	}
-	out := Config{Webhooks: c.Webhooks}
-	for i := range c.Customizations {
-		if !replaced[c.Customizations[i].Name] {
-			out.Customizations = append(out.Customizations, c.Customizations[i])
-		}
-	}
-	out.Customizations = append(out.Customizations, rics...)
-	return out
+	return Config{Customizations: replaceByName(c.Customizations, rics), Webhooks: c.Webhooks}
 }
 
 // WithWebhooks returns c with whs added, each replacing the live
 // configuration of the same name.
 func (c Config) WithWebhooks(whs []configv1alpha1.ResourceInterpreterWebhookConfiguration) Config {
+	return Config{Customizations: c.Customizations, Webhooks: replaceByName(c.Webhooks, whs)}
+}
+
+// replaceByName is the live objects not named in added, then added.
+func replaceByName[T any, PT interface {
+	*T
+	GetName() string
+}](live, added []T) []T {
 	replaced := map[string]bool{}
-	for i := range whs {
-		replaced[whs[i].Name] = true
+	for i := range added {
+		replaced[PT(&added[i]).GetName()] = true
 	}
-	out := Config{Customizations: c.Customizations}
-	for i := range c.Webhooks {
-		if !replaced[c.Webhooks[i].Name] {
-			out.Webhooks = append(out.Webhooks, c.Webhooks[i])
+	var out []T
+	for i := range live {
+		if !replaced[PT(&live[i]).GetName()] {
+			out = append(out, live[i])
 		}
 	}
-	out.Webhooks = append(out.Webhooks, whs...)
-	return out
+	return append(out, added...)
 }
 
 // Options choose the layer order and webhook calls.

@@ -8,28 +8,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
-
-func aggregateHandlers() map[schema.GroupVersionKind]aggregateFunc {
-	return map[schema.GroupVersionKind]aggregateFunc{
-		deploymentGVK:  workloadAggregator(deploymentAggregation),
-		replicaSetGVK:  workloadAggregator(replicaSetAggregation),
-		daemonSetGVK:   workloadAggregator(daemonSetAggregation),
-		statefulSetGVK: workloadAggregator(statefulSetAggregation),
-		serviceGVK:     aggregateService,
-		ingressGVK:     aggregateIngress,
-		jobGVK:         aggregateJob,
-		cronJobGVK:     aggregateCronJob,
-		podGVK:         aggregatePod,
-		pvGVK:          aggregatePersistentVolume,
-		pvcGVK:         aggregatePersistentVolumeClaim,
-		pdbGVK:         aggregatePodDisruptionBudget,
-		hpaGVK:         aggregateHorizontalPodAutoscaler,
-	}
-}
 
 // observedGeneration is the template's new status.observedGeneration: its
 // metadata.generation once every item (the full list, so an item without

@@ -21,35 +21,23 @@ func aggregateService(obj *unstructured.Unstructured, items []workv1alpha2.Aggre
 	if serviceType != string(corev1.ServiceTypeLoadBalancer) {
 		return obj, nil
 	}
-	var current corev1.ServiceStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
 	var ingress []corev1.LoadBalancerIngress
-	err = decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.ServiceStatus) {
+	return aggregateTyped(obj, items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.ServiceStatus) {
 		ingress = append(ingress, m.LoadBalancer.Ingress...)
+	}, func() corev1.ServiceStatus {
+		return corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: serviceIngress.dedupe(ingress)}}
 	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: dedupeServiceIngress(ingress)}})
 }
 
 // aggregateIngress collects the load-balancer ingress points of every
 // member. The status is replaced.
 func aggregateIngress(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var current networkingv1.IngressStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
 	var ingress []networkingv1.IngressLoadBalancerIngress
-	err := decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *networkingv1.IngressStatus) {
+	return aggregateTyped(obj, items, func(_ *workv1alpha2.AggregatedStatusItem, m *networkingv1.IngressStatus) {
 		ingress = append(ingress, m.LoadBalancer.Ingress...)
+	}, func() networkingv1.IngressStatus {
+		return networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: ingressIngress.dedupe(ingress)}}
 	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: dedupeIngressIngress(ingress)}})
 }
 
 // portKey identifies a port status; a nil error differs from an empty one.
@@ -164,40 +152,63 @@ func sortedPorts[P any](ports map[portKey]P) []P {
 	return out
 }
 
-// dedupeServiceIngress merges entries with the same (hostname, ip, ipMode)
-// and sorts them; nil when there are none.
-func dedupeServiceIngress(entries []corev1.LoadBalancerIngress) []corev1.LoadBalancerIngress {
+// ingressForm is how a kind lists its load-balancer ingress points: E is
+// an entry (a Service's or an Ingress's), P a port status of one.
+type ingressForm[E, P any] struct {
+	key      func(E) ingressKey
+	ports    func(E) []P
+	portKey  func(P) portKey
+	setPorts func(*E, []P)
+}
+
+var (
+	// serviceIngress tells entries apart by (hostname, ip, ipMode).
+	serviceIngress = ingressForm[corev1.LoadBalancerIngress, corev1.PortStatus]{
+		key: func(e corev1.LoadBalancerIngress) ingressKey {
+			var mode string
+			if e.IPMode != nil {
+				mode = string(*e.IPMode)
+			}
+			return ingressKey{hostname: e.Hostname, ip: e.IP, hasIPMode: e.IPMode != nil, ipMode: mode}
+		},
+		ports:    func(e corev1.LoadBalancerIngress) []corev1.PortStatus { return e.Ports },
+		portKey:  servicePortKey,
+		setPorts: func(e *corev1.LoadBalancerIngress, ports []corev1.PortStatus) { e.Ports = ports },
+	}
+	// ingressIngress tells entries apart by (hostname, ip).
+	ingressIngress = ingressForm[networkingv1.IngressLoadBalancerIngress, networkingv1.IngressPortStatus]{
+		key: func(e networkingv1.IngressLoadBalancerIngress) ingressKey {
+			return ingressKey{hostname: e.Hostname, ip: e.IP}
+		},
+		ports:   func(e networkingv1.IngressLoadBalancerIngress) []networkingv1.IngressPortStatus { return e.Ports },
+		portKey: ingressPortKey,
+		setPorts: func(e *networkingv1.IngressLoadBalancerIngress, ports []networkingv1.IngressPortStatus) {
+			e.Ports = ports
+		},
+	}
+)
+
+// dedupe merges the entries that are the same ingress point and sorts
+// them; nil when there are none.
+func (f ingressForm[E, P]) dedupe(entries []E) []E {
 	if len(entries) == 0 {
 		return nil
 	}
-	groups := groupIngress(entries, func(e corev1.LoadBalancerIngress) ingressKey {
-		var mode string
-		if e.IPMode != nil {
-			mode = string(*e.IPMode)
-		}
-		return ingressKey{hostname: e.Hostname, ip: e.IP, hasIPMode: e.IPMode != nil, ipMode: mode}
-	}, func(e corev1.LoadBalancerIngress) []corev1.PortStatus { return e.Ports }, servicePortKey)
-	out := make([]corev1.LoadBalancerIngress, len(groups))
+	groups := groupIngress(entries, f.key, f.ports, f.portKey)
+	out := make([]E, len(groups))
 	for i, g := range groups {
 		out[i] = entries[g.first]
-		out[i].Ports = sortedPorts(g.ports)
+		f.setPorts(&out[i], sortedPorts(g.ports))
 	}
 	return out
 }
 
-// dedupeIngressIngress merges entries with the same (hostname, ip) and
-// sorts them; nil when there are none.
-func dedupeIngressIngress(entries []networkingv1.IngressLoadBalancerIngress) []networkingv1.IngressLoadBalancerIngress {
-	if len(entries) == 0 {
-		return nil
+// reachable reports whether an entry has a hostname or an IP.
+func (f ingressForm[E, P]) reachable(entries []E) bool {
+	for _, e := range entries {
+		if k := f.key(e); k.hostname != "" || k.ip != "" {
+			return true
+		}
 	}
-	groups := groupIngress(entries, func(e networkingv1.IngressLoadBalancerIngress) ingressKey {
-		return ingressKey{hostname: e.Hostname, ip: e.IP}
-	}, func(e networkingv1.IngressLoadBalancerIngress) []networkingv1.IngressPortStatus { return e.Ports }, ingressPortKey)
-	out := make([]networkingv1.IngressLoadBalancerIngress, len(groups))
-	for i, g := range groups {
-		out[i] = entries[g.first]
-		out[i].Ports = sortedPorts(g.ports)
-	}
-	return out
+	return false
 }

@@ -14,6 +14,21 @@ import (
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
+// aggregateTyped replaces obj's status, a typed S, with merged() once add
+// has seen the status of every member that has one; obj itself when that
+// changes nothing.
+func aggregateTyped[S any](obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem,
+	add func(item *workv1alpha2.AggregatedStatusItem, member *S), merged func() S) (*unstructured.Unstructured, error) {
+	var current S
+	if err := fromNested(obj, &current, "status"); err != nil {
+		return nil, err
+	}
+	if err := decodeEach(items, add); err != nil {
+		return nil, err
+	}
+	return replaceStatus(obj, &current, merged())
+}
+
 // replaceStatus returns obj itself when its status, current, already
 // equals status, else obj with status (converted) as its .status.
 func replaceStatus[S any](obj *unstructured.Unstructured, current *S, status S) (*unstructured.Unstructured, error) {
@@ -96,53 +111,35 @@ func appendReadyAndState(dst, src []corev1.ContainerStatus) []corev1.ContainerSt
 // aggregatePersistentVolume keeps the most significant phase (an item
 // without status counts as Pending).
 func aggregatePersistentVolume(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var current corev1.PersistentVolumeStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
 	var phases []corev1.PersistentVolumePhase
 	for i := range items {
 		if items[i].Status == nil {
 			phases = append(phases, corev1.VolumePending)
 		}
 	}
-	err := decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.PersistentVolumeStatus) {
+	return aggregateTyped(obj, items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.PersistentVolumeStatus) {
 		phases = append(phases, m.Phase)
+	}, func() corev1.PersistentVolumeStatus {
+		return corev1.PersistentVolumeStatus{Phase: firstPresent(pvPhasePriority, phases)}
 	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, corev1.PersistentVolumeStatus{Phase: firstPresent(pvPhasePriority, phases)})
 }
 
 // aggregatePersistentVolumeClaim: Bound unless a member is not; Lost wins
 // outright, otherwise the last non-Bound phase.
 func aggregatePersistentVolumeClaim(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var current corev1.PersistentVolumeClaimStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
-	phase := corev1.ClaimBound
-	err := decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.PersistentVolumeClaimStatus) {
-		if phase != corev1.ClaimLost && m.Phase != corev1.ClaimBound {
-			phase = m.Phase
+	status := corev1.PersistentVolumeClaimStatus{Phase: corev1.ClaimBound}
+	return aggregateTyped(obj, items, func(_ *workv1alpha2.AggregatedStatusItem, m *corev1.PersistentVolumeClaimStatus) {
+		if status.Phase != corev1.ClaimLost && m.Phase != corev1.ClaimBound {
+			status.Phase = m.Phase
 		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, corev1.PersistentVolumeClaimStatus{Phase: phase})
+	}, func() corev1.PersistentVolumeClaimStatus { return status })
 }
 
 // aggregatePodDisruptionBudget sums the counters and merges the disrupted
 // pods under "<cluster>/<pod>" keys.
 func aggregatePodDisruptionBudget(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var current policyv1.PodDisruptionBudgetStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
 	var status policyv1.PodDisruptionBudgetStatus
-	err := decodeEach(items, func(item *workv1alpha2.AggregatedStatusItem, m *policyv1.PodDisruptionBudgetStatus) {
+	return aggregateTyped(obj, items, func(item *workv1alpha2.AggregatedStatusItem, m *policyv1.PodDisruptionBudgetStatus) {
 		status.CurrentHealthy += m.CurrentHealthy
 		status.DesiredHealthy += m.DesiredHealthy
 		status.ExpectedPods += m.ExpectedPods
@@ -153,26 +150,14 @@ func aggregatePodDisruptionBudget(obj *unstructured.Unstructured, items []workv1
 			}
 			status.DisruptedPods[item.ClusterName+"/"+pod] = at
 		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, status)
+	}, func() policyv1.PodDisruptionBudgetStatus { return status })
 }
 
 // aggregateHorizontalPodAutoscaler sums current and desired replicas.
 func aggregateHorizontalPodAutoscaler(obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	var current autoscalingv2.HorizontalPodAutoscalerStatus
-	if err := fromNested(obj, &current, "status"); err != nil {
-		return nil, err
-	}
 	var status autoscalingv2.HorizontalPodAutoscalerStatus
-	err := decodeEach(items, func(_ *workv1alpha2.AggregatedStatusItem, m *autoscalingv2.HorizontalPodAutoscalerStatus) {
+	return aggregateTyped(obj, items, func(_ *workv1alpha2.AggregatedStatusItem, m *autoscalingv2.HorizontalPodAutoscalerStatus) {
 		status.CurrentReplicas += m.CurrentReplicas
 		status.DesiredReplicas += m.DesiredReplicas
-	})
-	if err != nil {
-		return nil, err
-	}
-	return replaceStatus(obj, &current, status)
+	}, func() autoscalingv2.HorizontalPodAutoscalerStatus { return status })
 }

@@ -7,26 +7,10 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/internal/shared/names"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 )
-
-func dependencyHandlers() map[schema.GroupVersionKind]dependencyFunc {
-	template := templateDependencies("spec", "template")
-	return map[schema.GroupVersionKind]dependencyFunc{
-		deploymentGVK:    template,
-		replicaSetGVK:    template,
-		daemonSetGVK:     template,
-		jobGVK:           template,
-		cronJobGVK:       templateDependencies("spec", "jobTemplate", "spec", "template"),
-		statefulSetGVK:   statefulSetDependencies,
-		podGVK:           podDependencies,
-		ingressGVK:       ingressDependencies,
-		serviceImportGVK: serviceImportDependencies,
-	}
-}
 
 // templateDependencies lists what the pods of the template at path need,
 // in the workload's namespace.

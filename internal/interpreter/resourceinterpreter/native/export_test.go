@@ -7,8 +7,8 @@ var (
 	JobFinishedAs                  = jobFinishedAs
 	AggregatedJobStatus            = aggregatedJobStatus
 	Later                          = later
-	DedupeServiceIngress           = dedupeServiceIngress
-	DedupeIngressIngress           = dedupeIngressIngress
+	DedupeServiceIngress           = serviceIngress.dedupe
+	DedupeIngressIngress           = ingressIngress.dedupe
 	AppendReadyAndState            = appendReadyAndState
 	ObservedGeneration             = observedGeneration
 	CaughtUp                       = caughtUp

@@ -5,22 +5,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-func healthHandlers() map[schema.GroupVersionKind]healthFunc {
-	return map[schema.GroupVersionKind]healthFunc{
-		deploymentGVK:  deploymentHealthy,
-		statefulSetGVK: statefulSetHealthy,
-		replicaSetGVK:  replicaSetHealthy,
-		daemonSetGVK:   daemonSetHealthy,
-		serviceGVK:     serviceHealthy,
-		ingressGVK:     ingressHealthy,
-		pvcGVK:         persistentVolumeClaimHealthy,
-		podGVK:         podHealthy,
-		pdbGVK:         podDisruptionBudgetHealthy,
-	}
-}
 
 // replicaStatus is what health reads of a workload: spec.replicas (nil
 // when absent) and the listed .status integers.
@@ -44,13 +29,19 @@ func replicaStatus(obj *unstructured.Unstructured, fields ...string) (*int32, [3
 	return replicas, values, nil
 }
 
-// statusInts reads the listed .status integers (observedGeneration as an
-// int64, the others as int32) into values.
+// statusInts reads the listed .status integers into values.
 func statusInts(obj *unstructured.Unstructured, fields []string, values []int64) error {
 	status, err := mapAt(obj.Object, "status")
 	if err != nil {
 		return err
 	}
+	return statusFields(status, fields, values)
+}
+
+// statusFields reads the listed integers of a .status map into values:
+// observedGeneration as an int64, the others as int32.
+func statusFields(status map[string]interface{}, fields []string, values []int64) error {
+	var err error
 	for i, field := range fields {
 		if field == "observedGeneration" {
 			values[i], err = int64Field(status, field)
@@ -118,12 +109,7 @@ func serviceHealthy(obj *unstructured.Unstructured) (bool, error) {
 	if err := fromNested(obj, &s, "status"); err != nil {
 		return false, err
 	}
-	for _, in := range s.LoadBalancer.Ingress {
-		if in.Hostname != "" || in.IP != "" {
-			return true, nil
-		}
-	}
-	return false, nil
+	return serviceIngress.reachable(s.LoadBalancer.Ingress), nil
 }
 
 // stringAt is the string field at path ("" when absent or null).
@@ -141,12 +127,7 @@ func ingressHealthy(obj *unstructured.Unstructured) (bool, error) {
 	if err := fromNested(obj, &s, "status"); err != nil {
 		return false, err
 	}
-	for _, in := range s.LoadBalancer.Ingress {
-		if in.Hostname != "" || in.IP != "" {
-			return true, nil
-		}
-	}
-	return false, nil
+	return ingressIngress.reachable(s.LoadBalancer.Ingress), nil
 }
 
 func persistentVolumeClaimHealthy(obj *unstructured.Unstructured) (bool, error) {

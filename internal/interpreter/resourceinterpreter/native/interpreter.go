@@ -61,13 +61,7 @@ var ErrNoInterpreter = errors.New("not found")
 // Interpreter is the native layer. It is immutable after New and safe for
 // concurrent use.
 type Interpreter struct {
-	replicas     map[schema.GroupVersionKind]replicaFunc
-	revisers     map[schema.GroupVersionKind]reviseFunc
-	retainers    map[schema.GroupVersionKind]retainFunc
-	aggregators  map[schema.GroupVersionKind]aggregateFunc
-	reflectors   map[schema.GroupVersionKind]reflectFunc
-	healthChecks map[schema.GroupVersionKind]healthFunc
-	dependencies map[schema.GroupVersionKind]dependencyFunc
+	kinds map[schema.GroupVersionKind]kindHandlers
 
 	// priorityClassName copies the pod's priorityClassName into replica
 	// requirements (Karmada's ResourceQuotaEstimate gate).
@@ -91,15 +85,7 @@ func WithPriorityClassName() Option {
 
 // New returns the native layer.
 func New(opts ...Option) *Interpreter {
-	i := &Interpreter{
-		replicas:     replicaHandlers(),
-		revisers:     reviseHandlers(),
-		retainers:    retainHandlers(),
-		aggregators:  aggregateHandlers(),
-		reflectors:   reflectHandlers(),
-		healthChecks: healthHandlers(),
-		dependencies: dependencyHandlers(),
-	}
+	i := &Interpreter{kinds: kinds()}
 	for _, opt := range opts {
 		opt(i)
 	}
@@ -116,24 +102,24 @@ func (i *Interpreter) ConfigVersion() uint64 { return 0 }
 // gvk. InterpretStatus is always enabled (whole-status fallback);
 // InterpretComponent, Prune and "*" never are. It never fails.
 func (i *Interpreter) HookEnabled(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) (bool, error) {
-	var ok bool
+	k := i.kinds[gvk]
 	switch op {
 	case configv1alpha1.InterpreterOperationInterpretReplica:
-		_, ok = i.replicas[gvk]
+		return k.replicas != nil, nil
 	case configv1alpha1.InterpreterOperationReviseReplica:
-		_, ok = i.revisers[gvk]
+		return k.revise != nil, nil
 	case configv1alpha1.InterpreterOperationRetain:
-		_, ok = i.retainers[gvk]
+		return k.retain != nil, nil
 	case configv1alpha1.InterpreterOperationAggregateStatus:
-		_, ok = i.aggregators[gvk]
+		return k.aggregate != nil, nil
 	case configv1alpha1.InterpreterOperationInterpretStatus:
-		ok = true
+		return true, nil
 	case configv1alpha1.InterpreterOperationInterpretHealth:
-		_, ok = i.healthChecks[gvk]
+		return k.health != nil, nil
 	case configv1alpha1.InterpreterOperationInterpretDependency:
-		_, ok = i.dependencies[gvk]
+		return k.dependencies != nil, nil
 	}
-	return ok, nil
+	return false, nil
 }
 
 // notFound is Karmada's error for a kind without a native handler.
@@ -145,8 +131,8 @@ func notFound(op configv1alpha1.InterpreterOperation, gvk schema.GroupVersionKin
 // returns 0, an empty non-nil requirements struct and an error, as Karmada
 // does.
 func (i *Interpreter) GetReplicas(_ context.Context, obj *unstructured.Unstructured) (int32, *workv1alpha2.ReplicaRequirements, error) {
-	handler, ok := i.replicas[obj.GroupVersionKind()]
-	if !ok {
+	handler := i.kinds[obj.GroupVersionKind()].replicas
+	if handler == nil {
 		return 0, &workv1alpha2.ReplicaRequirements{}, notFound(configv1alpha1.InterpreterOperationInterpretReplica, obj.GroupVersionKind())
 	}
 	replicas, podSpec, err := handler(obj)
@@ -174,17 +160,23 @@ func podSpecPath(obj *unstructured.Unstructured) []string {
 	return templatePodSpecPath
 }
 
-// ReviseReplica implements layer.Layer; it changes obj in place.
-func (i *Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
-	handler, ok := i.revisers[obj.GroupVersionKind()]
-	if !ok {
-		return nil, notFound(configv1alpha1.InterpreterOperationReviseReplica, obj.GroupVersionKind())
-	}
-	out, err := handler(obj, replicas)
+// result is a handler's answer, or its error saying what was being done
+// (e.g. "retain fields of") to which object.
+func result[T any](out T, err error, doing string, obj *unstructured.Unstructured) (T, error) {
 	if err != nil {
-		return nil, fmt.Errorf("revise replicas of %s: %w", describe(obj), err)
+		var none T
+		return none, fmt.Errorf("%s %s: %w", doing, describe(obj), err)
 	}
 	return out, nil
+}
+
+// ReviseReplica implements layer.Layer; it changes obj in place.
+func (i *Interpreter) ReviseReplica(_ context.Context, obj *unstructured.Unstructured, replicas int64) (*unstructured.Unstructured, error) {
+	if revise := i.kinds[obj.GroupVersionKind()].revise; revise != nil {
+		out, err := revise(obj, replicas)
+		return result(out, err, "revise replicas of", obj)
+	}
+	return nil, notFound(configv1alpha1.InterpreterOperationReviseReplica, obj.GroupVersionKind())
 }
 
 // GetComponents implements layer.Layer. There is no native component
@@ -197,71 +189,53 @@ func (i *Interpreter) GetComponents(_ context.Context, obj *unstructured.Unstruc
 // Retain implements layer.Layer: it keeps in desired the fields the member
 // cluster owns in observed.
 func (i *Interpreter) Retain(_ context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	handler, ok := i.retainers[desired.GroupVersionKind()]
-	if !ok {
-		return nil, notFound(configv1alpha1.InterpreterOperationRetain, desired.GroupVersionKind())
+	if retain := i.kinds[desired.GroupVersionKind()].retain; retain != nil {
+		out, err := retain(desired, observed)
+		return result(out, err, "retain fields of", desired)
 	}
-	out, err := handler(desired, observed)
-	if err != nil {
-		return nil, fmt.Errorf("retain fields of %s: %w", describe(desired), err)
-	}
-	return out, nil
+	return nil, notFound(configv1alpha1.InterpreterOperationRetain, desired.GroupVersionKind())
 }
 
 // AggregateStatus implements layer.Layer. When the status does not change
 // it returns obj itself.
 func (i *Interpreter) AggregateStatus(_ context.Context, obj *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem) (*unstructured.Unstructured, error) {
-	handler, ok := i.aggregators[obj.GroupVersionKind()]
-	if !ok {
-		return nil, notFound(configv1alpha1.InterpreterOperationAggregateStatus, obj.GroupVersionKind())
+	if aggregate := i.kinds[obj.GroupVersionKind()].aggregate; aggregate != nil {
+		out, err := aggregate(obj, items)
+		return result(out, err, "aggregate status of", obj)
 	}
-	out, err := handler(obj, items)
-	if err != nil {
-		return nil, fmt.Errorf("aggregate status of %s: %w", describe(obj), err)
-	}
-	return out, nil
+	return nil, notFound(configv1alpha1.InterpreterOperationAggregateStatus, obj.GroupVersionKind())
 }
 
 // ReflectStatus implements layer.Layer. Kinds without a dedicated handler
 // reflect their whole .status; nil means there is nothing to collect.
 func (i *Interpreter) ReflectStatus(_ context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
-	handler, ok := i.reflectors[obj.GroupVersionKind()]
-	if !ok {
-		handler = reflectWholeStatus
+	reflect := i.kinds[obj.GroupVersionKind()].reflect
+	if reflect == nil {
+		reflect = reflectWholeStatus
 	}
-	out, err := handler(obj)
-	if err != nil {
-		return nil, fmt.Errorf("reflect status of %s: %w", describe(obj), err)
-	}
-	return out, nil
+	out, err := reflect(obj)
+	return result(out, err, "reflect status of", obj)
 }
 
 // InterpretHealth implements layer.Layer.
 func (i *Interpreter) InterpretHealth(_ context.Context, obj *unstructured.Unstructured) (bool, error) {
-	handler, ok := i.healthChecks[obj.GroupVersionKind()]
-	if !ok {
-		return false, notFound(configv1alpha1.InterpreterOperationInterpretHealth, obj.GroupVersionKind())
+	if health := i.kinds[obj.GroupVersionKind()].health; health != nil {
+		healthy, err := health(obj)
+		return result(healthy, err, "interpret health of", obj)
 	}
-	healthy, err := handler(obj)
-	if err != nil {
-		return false, fmt.Errorf("interpret health of %s: %w", describe(obj), err)
-	}
-	return healthy, nil
+	return false, notFound(configv1alpha1.InterpreterOperationInterpretHealth, obj.GroupVersionKind())
 }
 
 // GetDependencies implements layer.Layer. The result is validated
 // (layer.ValidateDependencies) like any layer's.
 func (i *Interpreter) GetDependencies(_ context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
-	handler, ok := i.dependencies[obj.GroupVersionKind()]
-	if !ok {
+	dependencies := i.kinds[obj.GroupVersionKind()].dependencies
+	if dependencies == nil {
 		return nil, fmt.Errorf("default interpreter for operation %s %w", configv1alpha1.InterpreterOperationInterpretDependency, ErrNoInterpreter)
 	}
-	deps, err := handler(obj)
+	deps, err := dependencies(obj)
 	if err == nil {
 		err = layer.ValidateDependencies(deps)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("get dependencies of %s: %w", describe(obj), err)
-	}
-	return deps, nil
+	return result(deps, err, "get dependencies of", obj)
 }

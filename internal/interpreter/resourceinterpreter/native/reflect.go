@@ -13,24 +13,9 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/internal/shared/names"
 )
-
-func reflectHandlers() map[schema.GroupVersionKind]reflectFunc {
-	return map[schema.GroupVersionKind]reflectFunc{
-		deploymentGVK:  reflectDeployment,
-		replicaSetGVK:  reflectReplicaSet,
-		daemonSetGVK:   reflectDaemonSet,
-		statefulSetGVK: reflectStatefulSet,
-		serviceGVK:     reflectService,
-		ingressGVK:     reflectWholeStatus,
-		jobGVK:         reflectJob,
-		pdbGVK:         reflectPodDisruptionBudget,
-		hpaGVK:         reflectHorizontalPodAutoscaler,
-	}
-}
 
 // federatedGeneration travels with reflected workload statuses so that
 // aggregation can tell whether a member has caught up with the template:
@@ -121,17 +106,8 @@ func reflectWorkload(obj *unstructured.Unstructured, fields, required []string, 
 		return nil, err
 	}
 	var values [8]int64
-	for i, field := range fields {
-		if field == "observedGeneration" {
-			values[i], err = int64Field(status, field)
-		} else {
-			var n int32
-			n, err = int32Field(status, field)
-			values[i] = int64(n)
-		}
-		if err != nil {
-			return nil, at(err, "status")
-		}
+	if err := statusFields(status, fields, values[:]); err != nil {
+		return nil, err
 	}
 	// Every field starts with a comma; the first one becomes the brace.
 	buf := make([]byte, 0, 192)

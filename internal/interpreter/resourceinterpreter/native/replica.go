@@ -1,19 +1,6 @@
 package native
 
-import (
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-)
-
-func replicaHandlers() map[schema.GroupVersionKind]replicaFunc {
-	return map[schema.GroupVersionKind]replicaFunc{
-		deploymentGVK:  workloadReplicas,
-		replicaSetGVK:  workloadReplicas,
-		statefulSetGVK: workloadReplicas,
-		jobGVK:         jobReplicas,
-		podGVK:         podReplicas,
-	}
-}
+import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 // workloadReplicas is spec.replicas, 0 when absent (no defaulting to 1),
 // and spec.template.spec.

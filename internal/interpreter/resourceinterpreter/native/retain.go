@@ -6,23 +6,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/propel-mc/propel/internal/shared/names"
 )
-
-func retainHandlers() map[schema.GroupVersionKind]retainFunc {
-	return map[schema.GroupVersionKind]retainFunc{
-		deploymentGVK:     retainDeploymentReplicas,
-		podGVK:            retainPod,
-		serviceGVK:        retainService,
-		serviceAccountGVK: retainServiceAccount,
-		pvcGVK:            retainSpecStringIfSet("volumeName"),
-		pvGVK:             retainPersistentVolume,
-		jobGVK:            retainJob,
-		secretGVK:         retainServiceAccountToken,
-	}
-}
 
 // retainDeploymentReplicas keeps the member's spec.replicas when the
 // template asks for it (label resourcetemplate.karmada.io/retain-replicas:

@@ -1,18 +1,6 @@
 package native
 
-import (
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-)
-
-func reviseHandlers() map[schema.GroupVersionKind]reviseFunc {
-	return map[schema.GroupVersionKind]reviseFunc{
-		deploymentGVK:  reviseSpecField("replicas"),
-		replicaSetGVK:  reviseSpecField("replicas"),
-		statefulSetGVK: reviseSpecField("replicas"),
-		jobGVK:         reviseSpecField("parallelism"),
-	}
-}
+import "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 // reviseSpecField overwrites spec.<field>, in place, only when it is already
 // set: an absent field stays absent, a non-integer one is an error.

@@ -3,7 +3,10 @@ package convert
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	glua "github.com/yuin/gopher-lua"
@@ -299,11 +302,17 @@ func (e *encoder) goObject(m map[string]any, depth int) (any, error) {
 		}
 		out[k] = gv
 	}
+	return e.orEmpty(out), nil
+}
+
+// orEmpty is out, or an empty table's []any (counted in empties) when no
+// member is left.
+func (e *encoder) orEmpty(out map[string]any) any {
 	if len(out) == 0 {
 		e.empties++
-		return []any{}, nil
+		return []any{}
 	}
-	return out, nil
+	return out
 }
 
 func (e *encoder) goArray(s []any, depth int) (any, error) {
@@ -339,27 +348,22 @@ func canonical(v any, depth int) bool {
 	case float64:
 		return t != math.Trunc(t) && !math.IsNaN(t) && !math.IsInf(t, 0)
 	case map[string]any:
-		if len(t) == 0 {
-			return false
-		}
-		for _, e := range t {
-			if e == nil || !canonical(e, depth+1) {
-				return false
-			}
-		}
-		return true
+		return len(t) > 0 && allCanonical(maps.Values(t), depth+1)
 	case []any:
-		if len(t) == 0 {
-			return false
-		}
-		for _, e := range t {
-			if e == nil || !canonical(e, depth+1) {
-				return false
-			}
-		}
-		return true
+		return len(t) > 0 && allCanonical(slices.Values(t), depth+1)
 	}
 	return false
+}
+
+// allCanonical reports whether every one of values is canonical and not
+// null.
+func allCanonical(values iter.Seq[any], depth int) bool {
+	for v := range values {
+		if v == nil || !canonical(v, depth) {
+			return false
+		}
+	}
+	return true
 }
 
 // partialObject encodes an unfilled proxy whose handed-out members may have
@@ -394,9 +398,5 @@ func (e *encoder) partialObject(t *glua.LTable, m map[string]any) (any, error) {
 		}
 		out[k] = gv
 	}
-	if len(out) == 0 {
-		e.empties++
-		return []any{}, nil
-	}
-	return out, nil
+	return e.orEmpty(out), nil
 }

@@ -99,7 +99,12 @@ func tableConcat(L *glua.LState) int {
 }
 
 func unsupported(name string) glua.LGFunction {
-	msg := fmt.Sprintf("call function %s is not supported in karmada customized resourceinterpreter.", name)
+	return raises(fmt.Sprintf("call function %s is not supported in karmada customized resourceinterpreter.", name))
+}
+
+// raises is a Lua function that raises msg whatever its arguments: what
+// Karmada's sandbox answers for a function it leaves out.
+func raises(msg string) glua.LGFunction {
 	return func(L *glua.LState) int {
 		L.RaiseError("%s", msg)
 		return 0

@@ -45,11 +45,7 @@ func openSafeString(L *glua.LState) int {
 }
 
 func notSupportedByKarmada(name string) glua.LGFunction {
-	msg := fmt.Sprintf("string.%s is not supported by Karmada customized resourceinterpreter.", name)
-	return func(L *glua.LState) int {
-		L.RaiseError("%s", msg)
-		return 0
-	}
+	return raises(fmt.Sprintf("string.%s is not supported by Karmada customized resourceinterpreter.", name))
 }
 
 // capped rejects string arguments longer than maxStringArg before calling fn.

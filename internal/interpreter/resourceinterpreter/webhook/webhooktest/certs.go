@@ -5,60 +5,36 @@
 package webhooktest
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
-	"fmt"
 	"math/big"
 	"net"
 	"time"
+
+	"github.com/propel-mc/propel/internal/cli/localenv"
 )
 
 // CA is a certificate authority generated in memory.
 type CA struct {
 	// PEM is the CA certificate, ready to be used as a caBundle.
-	PEM  []byte
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
+	PEM []byte
+	ca  *localenv.CA
 }
 
 // NewCA generates a certificate authority valid for one day.
 func NewCA() (*CA, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := localenv.NewCA("propel-webhook-test-ca", 24*time.Hour)
 	if err != nil {
-		return nil, fmt.Errorf("generate CA key: %w", err)
+		return nil, err
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "propel-webhook-test-ca"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, fmt.Errorf("self-sign CA: %w", err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, fmt.Errorf("parse CA: %w", err)
-	}
-	return &CA{PEM: pemBlock("CERTIFICATE", der), cert: cert, key: key}, nil
+	return &CA{PEM: ca.CertPEM, ca: ca}, nil
 }
 
 // ServingPair signs a serving certificate for hosts (IP addresses or DNS
 // names) and returns the certificate and key in PEM.
 func (ca *CA) ServingPair(hosts ...string) (certPEM, keyPEM []byte, err error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generate serving key: %w", err)
-	}
 	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
 	if err != nil {
 		return nil, nil, err
@@ -78,15 +54,7 @@ func (ca *CA) ServingPair(hosts ...string) (certPEM, keyPEM []byte, err error) {
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		return nil, nil, fmt.Errorf("sign serving certificate: %w", err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pemBlock("CERTIFICATE", der), pemBlock("EC PRIVATE KEY", keyDER), nil
+	return ca.ca.Sign(tmpl)
 }
 
 // ServingCert is ServingPair as a tls.Certificate.
@@ -96,8 +64,4 @@ func (ca *CA) ServingCert(hosts ...string) (tls.Certificate, error) {
 		return tls.Certificate{}, err
 	}
 	return tls.X509KeyPair(certPEM, keyPEM)
-}
-
-func pemBlock(typ string, der []byte) []byte {
-	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
 }
