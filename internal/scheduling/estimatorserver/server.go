@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,15 +105,7 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
 	}
-	slices.SortFunc(nodes, func(a, b *corev1.Node) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(nodes, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
 	out := make([]nodeCapacity, 0, len(nodes))
 	e.usage.read(func() {
 		for _, n := range nodes {
@@ -120,6 +113,20 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 		}
 	})
 	return out, interrupted(ctx)
+}
+
+// estimateOnNodes runs one capacity estimate at extension point (timed,
+// see timedEstimate) on every node's free capacity now, less the assumed
+// workloads.
+func (e *Estimator) estimateOnNodes(ctx context.Context, assumed []*pb.AssumedWorkload, point string, estimate func([]nodeCapacity) (int64, error)) (int64, error) {
+	nodes, err := e.snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := deductAssumed(ctx, nodes, assumed); err != nil {
+		return 0, err
+	}
+	return timedEstimate(point, func() (int64, error) { return estimate(nodes) })
 }
 
 // deductAssumed packs the assumed workloads onto nodes.
@@ -159,14 +166,9 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailab
 	if err != nil {
 		return nil, invalid("replicaRequirements.%v", err)
 	}
-	nodes, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
-		return nil, err
-	}
-	n, err := timedEstimate(extensionEstimateReplicas, func() (int64, error) { return maxReplicas(ctx, nodes, r) })
+	n, err := e.estimateOnNodes(ctx, req.AssumedWorkloads, extensionEstimateReplicas, func(nodes []nodeCapacity) (int64, error) {
+		return maxReplicas(ctx, nodes, r)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -197,14 +199,9 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAv
 	slices.SortStableFunc(comps, func(a, b component) int {
 		return compareSize(b.req, a.req)
 	})
-	nodes, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := deductAssumed(ctx, nodes, req.AssumedWorkloads); err != nil {
-		return nil, err
-	}
-	sets, err := timedEstimate(extensionEstimateComponents, func() (int64, error) { return maxSets(ctx, nodes, comps) })
+	sets, err := e.estimateOnNodes(ctx, req.AssumedWorkloads, extensionEstimateComponents, func(nodes []nodeCapacity) (int64, error) {
+		return maxSets(ctx, nodes, comps)
+	})
 	if err != nil {
 		return nil, err
 	}
