@@ -63,7 +63,7 @@ func eachContainer(obj *unstructured.Unstructured, field string, visit func(cont
 		return nil
 	}
 	for i, c := range containers {
-		fieldPath := fmt.Sprintf("%s/%d/%s", pointer(path), i, field)
+		fieldPath := pointer(path) + "/" + strconv.Itoa(i) + "/" + field
 		container, ok := c.(map[string]interface{})
 		if !ok {
 			return &pathError{path: fieldPath, err: errors.New("container is not an object")}
