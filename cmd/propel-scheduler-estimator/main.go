@@ -7,10 +7,6 @@ package main
 
 import (
 	"context"
-	"os"
-
-	"github.com/spf13/pflag"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/propel-mc/propel/internal/app/commandline"
 	"github.com/propel-mc/propel/internal/scheduling/estimatorserver"
@@ -18,11 +14,6 @@ import (
 
 func main() {
 	opts := estimatorserver.NewOptions()
-	fs := pflag.NewFlagSet("propel-scheduler-estimator", pflag.ContinueOnError)
-	opts.AddFlags(fs)
-	os.Exit(commandline.Binary{
-		Name: "propel-scheduler-estimator", Flags: fs, Gates: opts.FeatureGates,
-		Run: func(ctx context.Context) error { return estimatorserver.Run(ctx, opts) },
-		Out: os.Stdout, Err: os.Stderr,
-	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
+	commandline.Exec("propel-scheduler-estimator", opts.AddFlags, opts.FeatureGates,
+		func(ctx context.Context) error { return estimatorserver.Run(ctx, opts) })
 }

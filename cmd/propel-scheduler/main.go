@@ -6,10 +6,6 @@ package main
 
 import (
 	"context"
-	"os"
-
-	"github.com/spf13/pflag"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/propel-mc/propel/internal/app/commandline"
 	"github.com/propel-mc/propel/internal/app/schedulermanager"
@@ -17,11 +13,6 @@ import (
 
 func main() {
 	opts := schedulermanager.NewOptions()
-	fs := pflag.NewFlagSet("propel-scheduler", pflag.ContinueOnError)
-	opts.AddFlags(fs)
-	os.Exit(commandline.Binary{
-		Name: "propel-scheduler", Flags: fs, Gates: opts.FeatureGates,
-		Run: func(ctx context.Context) error { return schedulermanager.Run(ctx, opts) },
-		Out: os.Stdout, Err: os.Stderr,
-	}.Main(ctrl.SetupSignalHandler(), os.Args[1:]))
+	commandline.Exec("propel-scheduler", opts.AddFlags, opts.FeatureGates,
+		func(ctx context.Context) error { return schedulermanager.Run(ctx, opts) })
 }

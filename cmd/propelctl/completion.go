@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -109,24 +111,32 @@ func completeClusterNames(cp *controlPlaneFlags) cobra.CompletionFunc {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		clients, err := cp.clients()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
-		defer cancel()
-		var clusters clusterv1alpha1.ClusterList
-		if err := clients.Client.List(ctx, &clusters); err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		var out []string
-		for _, c := range clusters.Items {
-			if strings.HasPrefix(c.Name, toComplete) {
-				out = append(out, c.Name)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return completeListedNames(cmd, cp, &clusterv1alpha1.ClusterList{}, toComplete)
 	}
+}
+
+// completeListedNames completes the names of the control plane's objects
+// of list's type that start with toComplete.
+func completeListedNames(cmd *cobra.Command, cp *controlPlaneFlags, list client.ObjectList, toComplete string) ([]string, cobra.ShellCompDirective) {
+	clients, err := cp.clients()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveError
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
+	defer cancel()
+	if err := clients.Client.List(ctx, list); err != nil {
+		return nil, cobra.ShellCompDirectiveError
+	}
+	var out []string
+	if err := meta.EachListItem(list, func(o runtime.Object) error {
+		if name := o.(metav1.Object).GetName(); strings.HasPrefix(name, toComplete) {
+			out = append(out, name)
+		}
+		return nil
+	}); err != nil {
+		return nil, cobra.ShellCompDirectiveError
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 // registerFlagCompletions completes the root's --namespace from the
@@ -134,23 +144,7 @@ func completeClusterNames(cp *controlPlaneFlags) cobra.CompletionFunc {
 // from the kubeconfig, as kubectl does.
 func registerFlagCompletions(root *cobra.Command, cp *controlPlaneFlags) {
 	_ = root.RegisterFlagCompletionFunc("namespace", func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		clients, err := cp.clients()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
-		defer cancel()
-		var namespaces corev1.NamespaceList
-		if err := clients.Client.List(ctx, &namespaces); err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		var out []string
-		for _, ns := range namespaces.Items {
-			if strings.HasPrefix(ns.Name, toComplete) {
-				out = append(out, ns.Name)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return completeListedNames(cmd, cp, &corev1.NamespaceList{}, toComplete)
 	})
 	fromKubeconfig := func(names func(contexts, clusters, users []string) []string) cobra.CompletionFunc {
 		return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {

@@ -52,18 +52,12 @@ func newJoinCommand(controlPlane *controlPlaneFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if dryRun {
-				plan, err := join.PlanJoin(cmd.Context(), cp, member, opts)
-				if err != nil {
-					return err
-				}
-				return plan.Write(cmd.OutOrStdout(), "would create")
-			}
-			if _, err := join.Join(cmd.Context(), cp, member, opts); err != nil {
+			return planOrRun(cmd, dryRun, "would create", func() (*join.Plan, error) {
+				return join.PlanJoin(cmd.Context(), cp, member, opts)
+			}, func() error {
+				_, err := join.Join(cmd.Context(), cp, member, opts)
 				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "cluster(%s) is joined successfully\n", opts.Name)
-			return nil
+			}, fmt.Sprintf("cluster(%s) is joined successfully", opts.Name))
 		},
 	}
 	f := cmd.Flags()
@@ -117,18 +111,11 @@ from the member what join created there.`,
 					return err
 				}
 			}
-			if dryRun {
-				plan, err := join.PlanUnjoin(cmd.Context(), cp, member, opts)
-				if err != nil {
-					return err
-				}
-				return plan.Write(cmd.OutOrStdout(), "would delete")
-			}
-			if err := join.Unjoin(cmd.Context(), cp, member, opts); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "cluster(%s) is unjoined successfully\n", opts.Name)
-			return nil
+			return planOrRun(cmd, dryRun, "would delete", func() (*join.Plan, error) {
+				return join.PlanUnjoin(cmd.Context(), cp, member, opts)
+			}, func() error {
+				return join.Unjoin(cmd.Context(), cp, member, opts)
+			}, fmt.Sprintf("cluster(%s) is unjoined successfully", opts.Name))
 		},
 	}
 	f := cmd.Flags()
@@ -139,4 +126,22 @@ from the member what join created there.`,
 	f.BoolVar(&opts.Force, "force", false, "When the wait times out, remove the finalizers of the Cluster and of its Works so it goes anyway, and only warn when cleaning up the member fails; what was propagated to the member may stay.")
 	f.BoolVar(&dryRun, "dry-run", false, "Print what would be deleted, deleting nothing.")
 	return cmd
+}
+
+// planOrRun is --dry-run's fork of join and unjoin: with dryRun it prints
+// the plan's steps as verb ("would create"), otherwise it runs and prints
+// done.
+func planOrRun(cmd *cobra.Command, dryRun bool, verb string, plan func() (*join.Plan, error), run func() error, done string) error {
+	if dryRun {
+		p, err := plan()
+		if err != nil {
+			return err
+		}
+		return p.Write(cmd.OutOrStdout(), verb)
+	}
+	if err := run(); err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), done)
+	return nil
 }

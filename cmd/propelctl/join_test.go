@@ -1,8 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/propel-mc/propel/internal/cli/join"
 )
 
 // TestJoinUnjoinFlagsAreKarmadactls checks the flags karmadactl users type
@@ -58,5 +67,37 @@ func TestUnjoinRefusesNonPositiveWait(t *testing.T) {
 	err := root.Execute()
 	if err == nil || !strings.Contains(err.Error(), "--wait 0s must be a positive duration") {
 		t.Fatalf("unjoin --wait=0s: %v", err)
+	}
+}
+
+func TestPlanOrRun(t *testing.T) {
+	plan := &join.Plan{Member: []client.Object{&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "sa"}}}}
+	for _, dryRun := range []bool{true, false} {
+		var out bytes.Buffer
+		cmd := &cobra.Command{}
+		cmd.SetOut(&out)
+		ran := false
+		err := planOrRun(cmd, dryRun, "would create", func() (*join.Plan, error) { return plan, nil },
+			func() error { ran = true; return nil }, "done")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "done\n"
+		if dryRun {
+			want = "member: would create ServiceAccount ns/sa\n"
+		}
+		if out.String() != want || ran == dryRun {
+			t.Errorf("dry run %v: printed %q (want %q), ran %v", dryRun, out.String(), want, ran)
+		}
+	}
+	boom := errors.New("boom")
+	cmd := &cobra.Command{}
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	if err := planOrRun(cmd, false, "v", nil, func() error { return boom }, "done"); !errors.Is(err, boom) || out.Len() != 0 {
+		t.Errorf("failed run: error %v, printed %q", err, out.String())
+	}
+	if err := planOrRun(cmd, true, "v", func() (*join.Plan, error) { return nil, boom }, nil, "done"); !errors.Is(err, boom) {
+		t.Errorf("failed plan: error %v", err)
 	}
 }

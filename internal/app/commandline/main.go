@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 
 	"github.com/spf13/pflag"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/manager/signals"
 
 	"github.com/propel-mc/propel/internal/app/version"
 )
@@ -63,4 +65,14 @@ func (b Binary) Main(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// Exec is a binary's main: it registers the binary's flags with
+// addFlags, runs Main on the process's arguments until SIGTERM or SIGINT,
+// and exits with Main's code. gates is the binary's --feature-gates value.
+func Exec(name string, addFlags func(*pflag.FlagSet), gates featuregate.FeatureGate, run func(ctx context.Context) error) {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	addFlags(fs)
+	os.Exit(Binary{Name: name, Flags: fs, Gates: gates, Run: run, Out: os.Stdout, Err: os.Stderr}.
+		Main(signals.SetupSignalHandler(), os.Args[1:]))
 }

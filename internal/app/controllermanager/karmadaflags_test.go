@@ -103,7 +103,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	}
 	var lines []string
 	logger := funcr.New(func(prefix, args string) { lines = append(lines, args) }, funcr.Options{})
-	o.warnInactive(logger)
+	o.WarnInactive(logger)
 	all := strings.Join(lines, "\n")
 	for _, want := range []string{`"featureGate"="SchedulingOvercommitProtection"`} {
 		if strings.Count(all, want) != 1 {

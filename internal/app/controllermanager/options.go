@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
-	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/internal/app/commandline"
 	"github.com/propel-mc/propel/internal/app/managerbase"
@@ -86,11 +85,7 @@ type Options struct {
 	// applySoftMemoryLimit); "" derives it from GOMEMLIMIT or the cgroup.
 	SoftMemoryLimit string
 
-	// FeatureGates is --feature-gates; nil means every gate at its default.
-	FeatureGates featuregate.MutableFeatureGate
-
-	// inactive are the Karmada flags accepted without effect (AddFlags).
-	inactive *commandline.Inactive
+	commandline.Compatibility
 }
 
 // NewOptions returns Karmada's defaults.
@@ -129,7 +124,7 @@ func NewOptions() *Options {
 		ConcurrentDependentSyncs:      2,
 		SkippedPropagatingNamespaces:  []string{"kube-.*"},
 		InterpreterPrecedence:         string(resourceinterpreter.PrecedencePropel),
-		FeatureGates:                  commandline.NewFeatureGates(),
+		Compatibility:                 commandline.NewCompatibility(),
 	}
 }
 
@@ -171,22 +166,15 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.ConcurrentDependentSyncs, "concurrent-dependent-resource-syncs", o.ConcurrentDependentSyncs, "Dependent resources reconciled concurrently.")
 	fs.StringVar(&o.SkippedPropagatingAPIs, "skipped-propagating-apis", o.SkippedPropagatingAPIs, "APIs never propagated, ';'-separated: <group>, <group>/<version>, <group>/<version>/<Kind>[,<Kind>], v1/<Kind>.")
 	fs.StringSliceVar(&o.SkippedPropagatingNamespaces, "skipped-propagating-namespaces", o.SkippedPropagatingNamespaces, "Regexes of namespaces never propagated.")
-	if o.FeatureGates == nil {
-		o.FeatureGates = commandline.NewFeatureGates()
-	}
-	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
 	fs.StringVar(&o.SoftMemoryLimit, "soft-memory-limit", o.SoftMemoryLimit, "Go runtime soft memory limit (e.g. 256Mi): the garbage collector works harder near it. Default: GOMEMLIMIT if set, else 90% of the container's cgroup memory limit, else none.")
 	fs.StringVar(&o.InterpreterPrecedence, "interpreter-precedence", o.InterpreterPrecedence, "Order of interpreter layers: 'propel' (webhook, then Lua customization) or 'karmada' (Lua customization, then webhook).")
-	o.inactive = commandline.AddInactiveFlags(fs, "karmada-controller-manager", inactiveFlags)
+	o.Compatibility.AddFlags(fs, "karmada-controller-manager", inactiveFlags)
 }
 
-// warnInactive logs, once, every Karmada flag, feature gate and controller
+// WarnInactive logs, once, every Karmada flag, feature gate and controller
 // given on the command line that Propel accepts but does not act on.
-func (o *Options) warnInactive(logger logr.Logger) {
-	if o.inactive != nil {
-		o.inactive.Warn(logger)
-	}
-	commandline.WarnInactiveGates(logger, o.FeatureGates)
+func (o *Options) WarnInactive(logger logr.Logger) {
+	o.Compatibility.WarnInactive(logger)
 	for _, name := range inactiveControllers(o.Controllers, NewControllerRegistry().IsRegistered) {
 		logger.Info("warning: controller accepted for compatibility has no effect in Propel", "controller", name)
 	}

@@ -35,7 +35,7 @@ func Run(ctx context.Context, o *Options) error {
 	if err := NewControllerRegistry().Validate(o.Controllers); err != nil {
 		return err
 	}
-	o.warnInactive(logger)
+	o.WarnInactive(logger)
 	mgr, _, err := Build(ctx, o)
 	if err != nil {
 		return err

@@ -1,9 +1,7 @@
 package schedulermanager
 
 import (
-	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
-	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/internal/app/commandline"
 	"github.com/propel-mc/propel/internal/app/managerbase"
@@ -17,10 +15,7 @@ type Options struct {
 	managerbase.Serving
 	Scheduling
 
-	// FeatureGates is --feature-gates; nil means every gate at its default.
-	FeatureGates featuregate.MutableFeatureGate
-
-	inactive *commandline.Inactive
+	commandline.Compatibility
 }
 
 // NewOptions returns karmada-scheduler's defaults.
@@ -30,7 +25,7 @@ func NewOptions() *Options {
 		LeaderElection: managerbase.NewLeaderElection(names.SchedulerLease),
 		Serving:        managerbase.NewServing(":10351"),
 		Scheduling:     NewScheduling(),
-		FeatureGates:   commandline.NewFeatureGates(),
+		Compatibility:  commandline.NewCompatibility(),
 	}
 }
 
@@ -40,18 +35,5 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.LeaderElection.AddFlags(fs, "schedules", "karmada-scheduler")
 	o.Serving.AddFlags(fs, managerbase.ServingFlags{Pprof: true})
 	o.Scheduling.AddFlags(fs, SchedulingFlags{SchedulerNameHelp: "Schedule the bindings whose spec.schedulerName is this.", Plugins: true})
-	if o.FeatureGates == nil {
-		o.FeatureGates = commandline.NewFeatureGates()
-	}
-	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
-	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler", inactiveFlags)
-}
-
-// warnInactive logs, once, every Karmada flag and feature gate given on
-// the command line that propel-scheduler accepts but does not act on.
-func (o *Options) warnInactive(logger logr.Logger) {
-	if o.inactive != nil {
-		o.inactive.Warn(logger)
-	}
-	commandline.WarnInactiveGates(logger, o.FeatureGates)
+	o.Compatibility.AddFlags(fs, "karmada-scheduler", inactiveFlags)
 }

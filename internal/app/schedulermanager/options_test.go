@@ -86,7 +86,7 @@ func TestStockArguments(t *testing.T) {
 		t.Errorf("lease %q, health %q", o.LeaderElectResourceName, o.HealthProbeBindAddress)
 	}
 	var lines []string
-	o.warnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
+	o.WarnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	all := strings.Join(lines, "\n")
 	if !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
 		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)

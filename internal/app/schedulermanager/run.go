@@ -16,7 +16,7 @@ import (
 
 // Run starts propel-scheduler and blocks until ctx ends.
 func Run(ctx context.Context, o *Options) error {
-	o.warnInactive(ctrl.Log.WithName("scheduler"))
+	o.WarnInactive(ctrl.Log.WithName("scheduler"))
 	mgr, err := Build(o)
 	if err != nil {
 		return err

@@ -8,10 +8,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/shared/metricreg"
 )
 
-// Karmada's karmada-scheduler-estimator metrics (subsystem
+// Karmada's karmada-scheduler-estimator metrics (prefix
 // karmada_scheduler_estimator), beside Propel's own request counter. All
 // are served from controller-runtime's registry, as Karmada serves them.
 const estimatorSubsystem = "karmada_scheduler_estimator"
@@ -33,50 +34,20 @@ const (
 
 var (
 	// requestsTotal counts the RPCs served by method and gRPC status code.
-	requestsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "propel_scheduler_estimator_server_requests_total",
-		Help: "Estimator RPCs served by method and gRPC status code.",
-	}, []string{"method", "code"})
-
-	estimatingRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Subsystem: estimatorSubsystem,
-		Name:      "estimating_request_total",
-		Help:      "Estimator RPCs by result and type (the RPC method).",
-	}, []string{"result", "type"})
-
-	estimatingAlgorithmDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: estimatorSubsystem,
-		Name:      "estimating_algorithm_duration_seconds",
-		Help:      "Seconds an estimator RPC (step Total) or one of its steps took.",
-		Buckets:   prometheus.ExponentialBuckets(0.001, 2, 10),
-	}, []string{"result", "type", "step"})
-
-	extensionPointDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: estimatorSubsystem,
-		Name:      "estimating_plugin_extension_point_duration_seconds",
-		Help:      "Seconds one estimate of replicas or component sets took.",
-		Buckets:   prometheus.ExponentialBuckets(0.0001, 2, 12),
-	}, []string{"estimating_plugin_extension_point"})
-
-	pluginExecutionDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: estimatorSubsystem,
-		Name:      "estimating_plugin_execution_duration_seconds",
-		Help:      "Seconds one estimating plugin took in one estimate.",
-		Buckets:   prometheus.ExponentialBuckets(0.00001, 1.5, 20),
-	}, []string{"estimating_plugin", "estimating_plugin_extension_point"})
+	requestsTotal = metricreg.CounterVec("propel_scheduler_estimator_server_requests_total",
+		"Estimator RPCs served by method and gRPC status code.", "method", "code")
+	estimatingRequests = metricreg.CounterVec(estimatorSubsystem+"_estimating_request_total",
+		"Estimator RPCs by result and type (the RPC method).", "result", "type")
+	estimatingAlgorithmDuration = metricreg.HistogramVec(estimatorSubsystem+"_estimating_algorithm_duration_seconds",
+		"Seconds an estimator RPC (step Total) or one of its steps took.",
+		prometheus.ExponentialBuckets(0.001, 2, 10), "result", "type", "step")
+	extensionPointDuration = metricreg.HistogramVec(estimatorSubsystem+"_estimating_plugin_extension_point_duration_seconds",
+		"Seconds one estimate of replicas or component sets took.",
+		prometheus.ExponentialBuckets(0.0001, 2, 12), "estimating_plugin_extension_point")
+	pluginExecutionDuration = metricreg.HistogramVec(estimatorSubsystem+"_estimating_plugin_execution_duration_seconds",
+		"Seconds one estimating plugin took in one estimate.",
+		prometheus.ExponentialBuckets(0.00001, 1.5, 20), "estimating_plugin", "estimating_plugin_extension_point")
 )
-
-func init() {
-	metrics.Registry.MustRegister(requestsTotal, estimatingRequests, estimatingAlgorithmDuration,
-		extensionPointDuration, pluginExecutionDuration)
-}
-
-func resultOf(err error) string {
-	if err != nil {
-		return "error"
-	}
-	return "success"
-}
 
 // countRequests is the unary interceptor recording every RPC: Propel's
 // count by status code, and Karmada's count and Total duration by result
@@ -86,15 +57,15 @@ func countRequests(ctx context.Context, req any, info *grpc.UnaryServerInfo, han
 	res, err := handler(ctx, req)
 	requestsTotal.WithLabelValues(info.FullMethod, status.Code(err).String()).Inc()
 	method := path.Base(info.FullMethod)
-	estimatingRequests.WithLabelValues(resultOf(err), method).Inc()
-	estimatingAlgorithmDuration.WithLabelValues(resultOf(err), method, stepTotal).Observe(time.Since(start).Seconds())
+	estimatingRequests.WithLabelValues(metricreg.Result(err), method).Inc()
+	estimatingAlgorithmDuration.WithLabelValues(metricreg.Result(err), method, stepTotal).Observe(time.Since(start).Seconds())
 	return res, err
 }
 
 // observeUnschedulableStep records one step of GetUnschedulableReplicas
 // begun at start.
 func observeUnschedulableStep(step string, start time.Time, err error) {
-	estimatingAlgorithmDuration.WithLabelValues(resultOf(err), "GetUnschedulableReplicas", step).Observe(time.Since(start).Seconds())
+	estimatingAlgorithmDuration.WithLabelValues(metricreg.Result(err), "GetUnschedulableReplicas", step).Observe(time.Since(start).Seconds())
 }
 
 // timedEstimate runs one estimate at extension point: the node capacity

@@ -1,9 +1,7 @@
 package estimatorserver
 
 import (
-	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
-	"k8s.io/component-base/featuregate"
 
 	"github.com/propel-mc/propel/internal/app/commandline"
 	"github.com/propel-mc/propel/internal/app/managerbase"
@@ -23,14 +21,11 @@ type Options struct {
 	BindAddress string
 	ServerPort  int
 	TLS         TLSFiles
-	// FeatureGates is --feature-gates: Karmada's gate names (its
-	// installers pass the same gates to every component); the logging
-	// gates and ResourceQuotaEstimate (answers capped by the namespace's
-	// ResourceQuotas) act here, the gates Propel does not implement are
+	// Compatibility's --feature-gates: the logging gates and
+	// ResourceQuotaEstimate (answers capped by the namespace's
+	// ResourceQuotas) act here; the gates Propel does not implement are
 	// reported as having no effect when set away from their defaults.
-	FeatureGates featuregate.MutableFeatureGate
-
-	inactive *commandline.Inactive
+	commandline.Compatibility
 }
 
 // inactiveFlags are karmada-scheduler-estimator flags accepted without
@@ -45,11 +40,11 @@ var inactiveFlags = []commandline.Flag{
 // NewOptions returns karmada-scheduler-estimator's defaults.
 func NewOptions() *Options {
 	return &Options{
-		Connection:   managerbase.Connection{KubeAPIQPS: 20, KubeAPIBurst: 30},
-		Serving:      managerbase.NewServing(":10351"),
-		BindAddress:  "0.0.0.0",
-		ServerPort:   10352,
-		FeatureGates: commandline.NewFeatureGates(),
+		Connection:    managerbase.Connection{KubeAPIQPS: 20, KubeAPIBurst: 30},
+		Serving:       managerbase.NewServing(":10351"),
+		BindAddress:   "0.0.0.0",
+		ServerPort:    10352,
+		Compatibility: commandline.NewCompatibility(),
 	}
 }
 
@@ -64,18 +59,5 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.TLS.KeyFile, "grpc-auth-key-file", o.TLS.KeyFile, "Key of --grpc-auth-cert-file.")
 	fs.StringVar(&o.TLS.ClientCAFile, "grpc-client-ca-file", o.TLS.ClientCAFile, "CA verifying client certificates; with TLS, clients must present one.")
 	fs.BoolVar(&o.TLS.InsecureSkipClientVerify, "insecure-skip-grpc-client-verify", o.TLS.InsecureSkipClientVerify, "Do not require or verify client certificates.")
-	if o.FeatureGates == nil {
-		o.FeatureGates = commandline.NewFeatureGates()
-	}
-	commandline.AddFeatureGatesFlag(fs, o.FeatureGates)
-	o.inactive = commandline.AddInactiveFlags(fs, "karmada-scheduler-estimator", inactiveFlags)
-}
-
-// warnInactive logs, once, every Karmada flag and feature gate given on
-// the command line that the estimator accepts but does not act on.
-func (o *Options) warnInactive(logger logr.Logger) {
-	if o.inactive != nil {
-		o.inactive.Warn(logger)
-	}
-	commandline.WarnInactiveGates(logger, o.FeatureGates)
+	o.Compatibility.AddFlags(fs, "karmada-scheduler-estimator", inactiveFlags)
 }

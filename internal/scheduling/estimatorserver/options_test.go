@@ -38,7 +38,7 @@ func TestStockArguments(t *testing.T) {
 		t.Errorf("cluster %q, health %q", o.ClusterName, o.HealthProbeBindAddress)
 	}
 	var lines []string
-	o.warnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
+	o.WarnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	if all := strings.Join(lines, "\n"); !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
 		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)
 	}

@@ -29,7 +29,7 @@ const gracePeriod = 10 * time.Second
 // started: servers, listeners and informers.
 func Run(ctx context.Context, o *Options) error {
 	logger := klog.FromContext(ctx).WithName("scheduler-estimator")
-	o.warnInactive(logger)
+	o.WarnInactive(logger)
 	if o.ClusterName == "" {
 		return errors.New("--cluster-name is required")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,15 +132,7 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
 	}
-	slices.SortFunc(nodes, func(a, b *corev1.Node) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(nodes, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
 	out := make([]nodeCapacity, 0, len(nodes))
 	e.usage.read(func() {
 		for _, n := range nodes {
@@ -147,6 +140,25 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 		}
 	})
 	return out, interrupted(ctx)
+}
+
+// estimateOnNodes runs one estimate at extension point (timed, see
+// timedEstimate): onNodes on every node's free capacity now, less the
+// assumed workloads, capped by byQuota given the same assumed workloads.
+func (e *Estimator) estimateOnNodes(ctx context.Context, assumedPB []*pb.AssumedWorkload, point string,
+	onNodes func([]nodeCapacity) (int64, error), byQuota func([]assumedComponent) int64) (int64, error) {
+	assumed, err := decodeAssumed(ctx, assumedPB)
+	if err != nil {
+		return 0, err
+	}
+	nodes, err := e.snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := deductAssumed(ctx, nodes, assumed); err != nil {
+		return 0, err
+	}
+	return timedEstimate(point, func() (int64, error) { return onNodes(nodes) }, func() int64 { return byQuota(assumed) })
 }
 
 // assumedComponent is one decoded component of an assumed workload.
@@ -203,21 +215,10 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, req *pb.MaxAvailab
 	if err != nil {
 		return nil, invalid("replicaRequirements.%v", err)
 	}
-	assumed, err := decodeAssumed(ctx, req.AssumedWorkloads)
-	if err != nil {
-		return nil, err
-	}
-	nodes, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := deductAssumed(ctx, nodes, assumed); err != nil {
-		return nil, err
-	}
 	rr := req.GetReplicaRequirements()
-	n, err := timedEstimate(extensionEstimateReplicas,
-		func() (int64, error) { return maxReplicas(ctx, nodes, r) },
-		func() int64 {
+	n, err := e.estimateOnNodes(ctx, req.AssumedWorkloads, extensionEstimateReplicas,
+		func(nodes []nodeCapacity) (int64, error) { return maxReplicas(ctx, nodes, r) },
+		func(assumed []assumedComponent) int64 {
 			return e.maxByQuota(rr.GetNamespace(), []quotaDemand{{priorityClass: rr.GetPriorityClassName(), request: r.request, count: 1}}, assumed)
 		})
 	if err != nil {
@@ -252,20 +253,9 @@ func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, req *pb.MaxAv
 	slices.SortStableFunc(comps, func(a, b component) int {
 		return compareSize(b.req, a.req)
 	})
-	assumed, err := decodeAssumed(ctx, req.AssumedWorkloads)
-	if err != nil {
-		return nil, err
-	}
-	nodes, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := deductAssumed(ctx, nodes, assumed); err != nil {
-		return nil, err
-	}
-	sets, err := timedEstimate(extensionEstimateComponents,
-		func() (int64, error) { return maxSets(ctx, nodes, comps) },
-		func() int64 { return e.maxByQuota(req.GetNamespace(), demands, assumed) })
+	sets, err := e.estimateOnNodes(ctx, req.AssumedWorkloads, extensionEstimateComponents,
+		func(nodes []nodeCapacity) (int64, error) { return maxSets(ctx, nodes, comps) },
+		func(assumed []assumedComponent) int64 { return e.maxByQuota(req.GetNamespace(), demands, assumed) })
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/shared/metricreg"
 )
 
 // Values of the metricType label of federatedhpa_pull_metrics_duration_seconds.
@@ -20,31 +21,16 @@ const (
 var federatedHPABuckets = prometheus.ExponentialBuckets(0.01, 2, 12)
 
 var (
-	cronProcessDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "cronfederatedhpa_process_duration_seconds",
-		Help:    "Seconds one reconcile of a CronFederatedHPA took.",
-		Buckets: controllerBuckets,
-	}, []string{"result"})
-	cronRuleDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "cronfederatedhpa_rule_process_duration_seconds",
-		Help:    "Seconds one run of a CronFederatedHPA rule (its scale) took.",
-		Buckets: controllerBuckets,
-	}, []string{"result"})
-	federatedHPAProcessDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "federatedhpa_process_duration_seconds",
-		Help:    "Seconds one autoscaling pass of a FederatedHPA took.",
-		Buckets: federatedHPABuckets,
-	}, []string{"result"})
-	federatedHPAPullDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "federatedhpa_pull_metrics_duration_seconds",
-		Help:    "Seconds one fetch of a FederatedHPA metric from the members took, by result and metric type.",
-		Buckets: federatedHPABuckets,
-	}, []string{"result", "metricType"})
+	cronProcessDuration = metricreg.HistogramVec("cronfederatedhpa_process_duration_seconds",
+		"Seconds one reconcile of a CronFederatedHPA took.", controllerBuckets, "result")
+	cronRuleDuration = metricreg.HistogramVec("cronfederatedhpa_rule_process_duration_seconds",
+		"Seconds one run of a CronFederatedHPA rule (its scale) took.", controllerBuckets, "result")
+	federatedHPAProcessDuration = metricreg.HistogramVec("federatedhpa_process_duration_seconds",
+		"Seconds one autoscaling pass of a FederatedHPA took.", federatedHPABuckets, "result")
+	federatedHPAPullDuration = metricreg.HistogramVec("federatedhpa_pull_metrics_duration_seconds",
+		"Seconds one fetch of a FederatedHPA metric from the members took, by result and metric type.",
+		federatedHPABuckets, "result", "metricType")
 )
-
-func init() {
-	metrics.Registry.MustRegister(cronProcessDuration, cronRuleDuration, federatedHPAProcessDuration, federatedHPAPullDuration)
-}
 
 // CronFederatedHPAProcessed observes one reconcile begun at start.
 func CronFederatedHPAProcessed(start time.Time, err error) {

@@ -1,9 +1,6 @@
 package metrics
 
-import (
-	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
-)
+import "github.com/propel-mc/propel/internal/shared/metricreg"
 
 // LuaVMPool is the name label of the Lua state pool, Karmada's "luavm".
 const LuaVMPool = "luavm"
@@ -18,17 +15,11 @@ const (
 )
 
 var (
-	poolGets = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "pool_get_operation_total",
-		Help: "States taken from a pool, reused (from=pool) or created (from=new).",
-	}, []string{"name", "from"})
-	poolPuts = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "pool_put_operation_total",
-		Help: "States given back to a pool, kept (to=pool) or closed (to=destroyed).",
-	}, []string{"name", "to"})
+	poolGets = metricreg.CounterVec("pool_get_operation_total",
+		"States taken from a pool, reused (from=pool) or created (from=new).", "name", "from")
+	poolPuts = metricreg.CounterVec("pool_put_operation_total",
+		"States given back to a pool, kept (to=pool) or closed (to=destroyed).", "name", "to")
 )
-
-func init() { metrics.Registry.MustRegister(poolGets, poolPuts) }
 
 // PoolGet counts one state of pool name taken from from.
 func PoolGet(name, from string) { poolGets.WithLabelValues(name, from).Inc() }

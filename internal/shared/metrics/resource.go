@@ -2,8 +2,8 @@
 // exports for its detector, binding and execution controllers, with
 // Karmada's names (no prefix), labels, label values and buckets, so that
 // dashboards and alerts written for Karmada read Propel unchanged. They
-// are registered in controller-runtime's registry, which the binaries
-// serve. The cluster status metrics live beside their controller
+// are registered (metricreg) in controller-runtime's registry, which the
+// binaries serve. The cluster status metrics live beside their controller
 // (internal/controllers/cluster/status).
 package metrics
 
@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/shared/metricreg"
 )
 
 // Values of the operationResult label of update_resource_to_cluster:
@@ -30,60 +31,31 @@ const (
 var controllerBuckets = prometheus.ExponentialBuckets(0.001, 2, 12)
 
 var (
-	matchPolicyDuration = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "resource_match_policy_duration_seconds",
-		Help:    "Seconds to find the propagation policy matching a resource template.",
-		Buckets: controllerBuckets,
-	})
-	applyPolicyDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "resource_apply_policy_duration_seconds",
-		Help:    "Seconds to apply a propagation policy to a resource template (claim and binding).",
-		Buckets: controllerBuckets,
-	}, []string{"result"})
-	applyPolicyAttempts = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "policy_apply_attempts_total",
-		Help: "Applications of a propagation policy to a resource template, by result.",
-	}, []string{"result"})
-	policyPreemptions = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "policy_preemption_total",
-		Help: "Preemptions of a resource template claimed by another policy, by result.",
-	}, []string{"result"})
-	syncWorkDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "binding_sync_work_duration_seconds",
-		Help:    "Seconds to turn a ResourceBinding or ClusterResourceBinding into Works.",
-		Buckets: controllerBuckets,
-	}, []string{"result"})
-	syncWorkloadDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "work_sync_workload_duration_seconds",
-		Help:    "Seconds to apply the manifests of a Work to its member cluster.",
-		Buckets: controllerBuckets,
-	}, []string{"result"})
-	createResource = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "create_resource_to_cluster",
-		Help: "Objects created in member clusters, by result, apiVersion, kind and cluster.",
-	}, []string{"result", "apiversion", "kind", "member_cluster", "recreate"})
-	updateResource = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "update_resource_to_cluster",
-		Help: "Updates of member cluster objects, by result, apiVersion, kind, cluster and what the update did.",
-	}, []string{"result", "apiversion", "kind", "member_cluster", "operationResult"})
-	deleteResource = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "delete_resource_from_cluster",
-		Help: "Objects deleted from member clusters, by result, apiVersion, kind and cluster.",
-	}, []string{"result", "apiversion", "kind", "member_cluster"})
+	matchPolicyDuration = metricreg.Histogram("resource_match_policy_duration_seconds",
+		"Seconds to find the propagation policy matching a resource template.", controllerBuckets)
+	applyPolicyDuration = metricreg.HistogramVec("resource_apply_policy_duration_seconds",
+		"Seconds to apply a propagation policy to a resource template (claim and binding).", controllerBuckets, "result")
+	applyPolicyAttempts = metricreg.CounterVec("policy_apply_attempts_total",
+		"Applications of a propagation policy to a resource template, by result.", "result")
+	policyPreemptions = metricreg.CounterVec("policy_preemption_total",
+		"Preemptions of a resource template claimed by another policy, by result.", "result")
+	syncWorkDuration = metricreg.HistogramVec("binding_sync_work_duration_seconds",
+		"Seconds to turn a ResourceBinding or ClusterResourceBinding into Works.", controllerBuckets, "result")
+	syncWorkloadDuration = metricreg.HistogramVec("work_sync_workload_duration_seconds",
+		"Seconds to apply the manifests of a Work to its member cluster.", controllerBuckets, "result")
+	createResource = metricreg.CounterVec("create_resource_to_cluster",
+		"Objects created in member clusters, by result, apiVersion, kind and cluster.",
+		"result", "apiversion", "kind", "member_cluster", "recreate")
+	updateResource = metricreg.CounterVec("update_resource_to_cluster",
+		"Updates of member cluster objects, by result, apiVersion, kind, cluster and what the update did.",
+		"result", "apiversion", "kind", "member_cluster", "operationResult")
+	deleteResource = metricreg.CounterVec("delete_resource_from_cluster",
+		"Objects deleted from member clusters, by result, apiVersion, kind and cluster.",
+		"result", "apiversion", "kind", "member_cluster")
 )
 
-func init() {
-	metrics.Registry.MustRegister(matchPolicyDuration, applyPolicyDuration, applyPolicyAttempts, policyPreemptions,
-		syncWorkDuration, syncWorkloadDuration, createResource, updateResource, deleteResource)
-}
-
 // Result is Karmada's result label value of err: "success" or "error".
-func Result(err error) string {
-	if err != nil {
-		return "error"
-	}
-	return "success"
-}
+func Result(err error) string { return metricreg.Result(err) }
 
 func since(start time.Time) float64 { return time.Since(start).Seconds() }
 

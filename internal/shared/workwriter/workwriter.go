@@ -8,11 +8,9 @@
 package workwriter
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +27,7 @@ import (
 
 	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter/native"
 	"github.com/propel-mc/propel/internal/shared/names"
+	"github.com/propel-mc/propel/internal/shared/rawjson"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
 )
 
@@ -198,22 +197,11 @@ func manifestsEqual(a, b []workv1alpha1.Manifest) bool {
 		return false
 	}
 	for i := range a {
-		if !jsonEqual(a[i].Raw, b[i].Raw) {
+		if !rawjson.Equal(a[i].Raw, b[i].Raw) {
 			return false
 		}
 	}
 	return true
-}
-
-func jsonEqual(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb interface{}
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
 }
 
 // Write creates the Work, or updates it when it differs from d, retrying

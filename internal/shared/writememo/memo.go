@@ -5,21 +5,17 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/shared/metricreg"
 )
 
 var (
-	lookups = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "propel_write_memo_lookups_total",
-		Help: "Lookups of a controller's write memo; result is hit (the memo answered for a stale cache or recognised an own write) or miss.",
-	}, []string{"memo", "result"})
-	entries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "propel_write_memo_entries",
-		Help: "Writes a controller remembers because its cache has not shown them yet.",
-	}, []string{"memo"})
+	lookups = metricreg.CounterVec("propel_write_memo_lookups_total",
+		"Lookups of a controller's write memo; result is hit (the memo answered for a stale cache or recognised an own write) or miss.",
+		"memo", "result")
+	entries = metricreg.GaugeVec("propel_write_memo_entries",
+		"Writes a controller remembers because its cache has not shown them yet.", "memo")
 )
-
-func init() { metrics.Registry.MustRegister(lookups, entries) }
 
 // Memo remembers, per key, writes the cache has not shown yet. V is what
 // the caller wants back for a stale cache (the written object, or

@@ -1,7 +1,6 @@
 package overrides
 
 import (
-	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,25 +19,9 @@ const (
 // container without the field gets the result of applying the operator to
 // an empty list.
 func applyCommandArgs(obj *unstructured.Unstructured, field string, o *policyv1alpha1.CommandArgsOverrider) *pathError {
-	path := containersPath(obj.GetKind())
-	if path == nil {
-		return nil
-	}
-	containers, found, err := containersAt(obj, path)
-	if err != nil {
-		return &pathError{path: pointer(path), err: err}
-	}
-	if !found {
-		return nil
-	}
-	for i, c := range containers {
-		fieldPath := fmt.Sprintf("%s/%d/%s", pointer(path), i, field)
-		container, ok := c.(map[string]interface{})
-		if !ok {
-			return &pathError{path: fieldPath, err: errors.New("container is not an object")}
-		}
+	return eachContainer(obj, field, func(container map[string]interface{}, fieldPath string) *pathError {
 		if name, _ := container["name"].(string); name != o.ContainerName {
-			continue
+			return nil
 		}
 		current, err := stringList(container[field])
 		if err != nil {
@@ -49,8 +32,8 @@ func applyCommandArgs(obj *unstructured.Unstructured, field string, o *policyv1a
 			return &pathError{path: fieldPath, err: err}
 		}
 		container[field] = next
-	}
-	return nil
+		return nil
+	})
 }
 
 // stringList reads a command or args list; a missing or null field is an

@@ -46,13 +46,9 @@ func patchYAML(doc []byte, ops []policyv1alpha1.YAMLPatchOperation) ([]byte, err
 	if err != nil {
 		return nil, fmt.Errorf("parse YAML document: %w", err)
 	}
-	patchOps := make([]patchOp, len(ops))
-	for i := range ops {
-		patchOps[i] = patchOp{op: string(ops[i].Operator), path: ops[i].SubPath, value: rawValue(ops[i].Value)}
-	}
-	patched, err := patchDocument(asJSON, patchOps)
+	patched, err := patchFieldDocument(asJSON, ops, "YAML")
 	if err != nil {
-		return nil, fmt.Errorf("patch YAML document: %w", subPathError(asJSON, patchOps, err))
+		return nil, err
 	}
 	out, err := yaml.JSONToYAML(patched)
 	if err != nil {
@@ -65,13 +61,21 @@ func patchJSON(doc []byte, ops []policyv1alpha1.JSONPatchOperation) ([]byte, err
 	if len(doc) > 0 && !json.Valid(doc) {
 		return nil, errors.New("the field does not hold a JSON document")
 	}
+	return patchFieldDocument(doc, ops, "JSON")
+}
+
+// patchFieldDocument applies ops to doc, the JSON form of a field's
+// document; format (JSON, YAML) names the document in errors. The two
+// operation types have the same fields.
+func patchFieldDocument[Op policyv1alpha1.JSONPatchOperation | policyv1alpha1.YAMLPatchOperation](doc []byte, ops []Op, format string) ([]byte, error) {
 	patchOps := make([]patchOp, len(ops))
 	for i := range ops {
-		patchOps[i] = patchOp{op: string(ops[i].Operator), path: ops[i].SubPath, value: rawValue(ops[i].Value)}
+		o := policyv1alpha1.JSONPatchOperation(ops[i])
+		patchOps[i] = patchOp{op: string(o.Operator), path: o.SubPath, value: rawValue(o.Value)}
 	}
 	patched, err := patchDocument(doc, patchOps)
 	if err != nil {
-		return nil, fmt.Errorf("patch JSON document: %w", subPathError(doc, patchOps, err))
+		return nil, fmt.Errorf("patch %s document: %w", format, subPathError(doc, patchOps, err))
 	}
 	return patched, nil
 }

@@ -32,23 +32,7 @@ func applyImage(obj *unstructured.Unstructured, o *policyv1alpha1.ImageOverrider
 	if o.Predicate != nil {
 		return applyImageAtPath(obj, o)
 	}
-	path := containersPath(obj.GetKind())
-	if path == nil {
-		return nil
-	}
-	containers, found, err := containersAt(obj, path)
-	if err != nil {
-		return &pathError{path: pointer(path), err: err}
-	}
-	if !found || len(containers) == 0 {
-		return nil
-	}
-	for i, c := range containers {
-		imagePath := fmt.Sprintf("%s/%d/image", pointer(path), i)
-		container, ok := c.(map[string]interface{})
-		if !ok {
-			return &pathError{path: imagePath, err: errors.New("container is not an object")}
-		}
+	return eachContainer(obj, "image", func(container map[string]interface{}, imagePath string) *pathError {
 		current, ok := container["image"].(string)
 		if !ok {
 			return &pathError{path: imagePath, err: errors.New("container has no image string")}
@@ -58,6 +42,35 @@ func applyImage(obj *unstructured.Unstructured, o *policyv1alpha1.ImageOverrider
 			return &pathError{path: imagePath, err: err}
 		}
 		container["image"] = image
+		return nil
+	})
+}
+
+// eachContainer calls visit with every container (not init containers) of
+// the known workload kinds, in place, and the JSON pointer of its field;
+// the first error ends the walk. Other kinds and workloads without
+// containers have none to visit.
+func eachContainer(obj *unstructured.Unstructured, field string, visit func(container map[string]interface{}, fieldPath string) *pathError) *pathError {
+	path := containersPath(obj.GetKind())
+	if path == nil {
+		return nil
+	}
+	containers, found, err := containersAt(obj, path)
+	if err != nil {
+		return &pathError{path: pointer(path), err: err}
+	}
+	if !found {
+		return nil
+	}
+	for i, c := range containers {
+		fieldPath := pointer(path) + "/" + strconv.Itoa(i) + "/" + field
+		container, ok := c.(map[string]interface{})
+		if !ok {
+			return &pathError{path: fieldPath, err: errors.New("container is not an object")}
+		}
+		if err := visit(container, fieldPath); err != nil {
+			return err
+		}
 	}
 	return nil
 }

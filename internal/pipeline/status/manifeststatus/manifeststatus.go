@@ -12,12 +12,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/propel-mc/propel/internal/shared/rawjson"
 	"github.com/propel-mc/propel/internal/shared/workapply"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -109,14 +109,7 @@ func RawEqual(a, b *runtime.RawExtension) bool {
 	if ra == nil || rb == nil {
 		return ra == nil && rb == nil
 	}
-	if bytes.Equal(ra, rb) {
-		return true
-	}
-	var va, vb interface{}
-	if json.Unmarshal(ra, &va) != nil || json.Unmarshal(rb, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
+	return rawjson.Equal(ra, rb)
 }
 
 func rawBytes(r *runtime.RawExtension) []byte {

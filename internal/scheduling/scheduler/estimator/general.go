@@ -19,11 +19,7 @@ type General struct {
 
 // MaxAvailableReplicas implements Estimator.
 func (g General) MaxAvailableReplicas(c *clusterv1alpha1.Cluster, req *workv1alpha2.ReplicaRequirements) int64 {
-	summary := c.Status.ResourceSummary
-	if summary == nil {
-		return 0
-	}
-	allowedPods := available(summary, corev1.ResourcePods)
+	summary, allowedPods := podRoom(c)
 	if allowedPods <= 0 {
 		return 0
 	}
@@ -38,17 +34,23 @@ func (g General) MaxAvailableReplicas(c *clusterv1alpha1.Cluster, req *workv1alp
 	return fromSummary(summary, req.ResourceRequest, allowedPods)
 }
 
+// podRoom returns the cluster's resource summary and how many more pods
+// it admits: none without a summary.
+func podRoom(c *clusterv1alpha1.Cluster) (*clusterv1alpha1.ResourceSummary, int64) {
+	summary := c.Status.ResourceSummary
+	if summary == nil {
+		return nil, 0
+	}
+	return summary, available(summary, corev1.ResourcePods)
+}
+
 // MaxAvailableComponentSets implements ComponentSetEstimator: how many
 // complete sets of components fit in the cluster's free resources. A set
 // needs the sum of its components' pods and of their requests times
 // replicas; the bound is taken from the resource summary (resource models
 // describe nodes for one pod shape and are not used for sets).
 func (g General) MaxAvailableComponentSets(c *clusterv1alpha1.Cluster, components []workv1alpha2.Component) int64 {
-	summary := c.Status.ResourceSummary
-	if summary == nil {
-		return 0
-	}
-	allowedPods := available(summary, corev1.ResourcePods)
+	summary, allowedPods := podRoom(c)
 	if allowedPods <= 0 {
 		return 0
 	}

@@ -1,6 +1,7 @@
 package estimator
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -86,15 +87,7 @@ func standardModels(models []clusterv1alpha1.ResourceModel) []clusterv1alpha1.Re
 	return sorted
 }
 
-func byGrade(a, b clusterv1alpha1.ResourceModel) int {
-	switch {
-	case a.Grade < b.Grade:
-		return -1
-	case a.Grade > b.Grade:
-		return 1
-	}
-	return 0
-}
+func byGrade(a, b clusterv1alpha1.ResourceModel) int { return cmp.Compare(a.Grade, b.Grade) }
 
 func firstGradeFromZero(models []clusterv1alpha1.ResourceModel) bool {
 	for _, r := range models[0].Ranges {

@@ -1,5 +1,5 @@
 // Package metrics defines the scheduler metrics Karmada's karmada-scheduler
-// exports (subsystem karmada_scheduler), with Karmada's names, labels,
+// exports (prefix karmada_scheduler), with Karmada's names, labels,
 // label values and buckets, so that dashboards and alerts written for
 // karmada-scheduler read propel-scheduler unchanged. They are registered
 // in controller-runtime's registry, which both binaries serve.
@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/propel-mc/propel/internal/shared/metricreg"
 )
 
 const subsystem = "karmada_scheduler"
@@ -55,45 +56,22 @@ const (
 )
 
 var (
-	scheduleAttempts = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Subsystem: subsystem,
-		Name:      "schedule_attempts_total",
-		Help:      "Scheduling runs of bindings that needed scheduling, by result and schedule type.",
-	}, []string{"result", "schedule_type"})
-
-	e2eSchedulingDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: subsystem,
-		Name:      "e2e_scheduling_duration_seconds",
-		Help:      "Seconds from the scheduling decision to the written result, by result and schedule type.",
-		Buckets:   prometheus.ExponentialBuckets(0.001, 2, 15),
-	}, []string{"result", "schedule_type"})
-
-	schedulingAlgorithmDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: subsystem,
-		Name:      "scheduling_algorithm_duration_seconds",
-		Help:      "Seconds spent in each step of the scheduling algorithm.",
-		Buckets:   prometheus.ExponentialBuckets(0.001, 2, 15),
-	}, []string{"schedule_step"})
-
-	incomingBindings = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Subsystem: subsystem,
-		Name:      "queue_incoming_bindings_total",
-		Help:      "Bindings added to the scheduling queue, by the event that added them.",
-	}, []string{"event"})
-
-	frameworkExtensionPointDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: subsystem,
-		Name:      "framework_extension_point_duration_seconds",
-		Help:      "Seconds spent running all plugins of an extension point.",
-		Buckets:   prometheus.ExponentialBuckets(0.0001, 2, 12),
-	}, []string{"extension_point", "result"})
-
-	pluginExecutionDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: subsystem,
-		Name:      "plugin_execution_duration_seconds",
-		Help:      "Seconds spent in one call of a plugin at an extension point.",
-		Buckets:   prometheus.ExponentialBuckets(0.00001, 1.5, 20),
-	}, []string{"plugin", "extension_point", "result"})
+	scheduleAttempts = metricreg.CounterVec(subsystem+"_schedule_attempts_total",
+		"Scheduling runs of bindings that needed scheduling, by result and schedule type.", "result", "schedule_type")
+	e2eSchedulingDuration = metricreg.HistogramVec(subsystem+"_e2e_scheduling_duration_seconds",
+		"Seconds from the scheduling decision to the written result, by result and schedule type.",
+		prometheus.ExponentialBuckets(0.001, 2, 15), "result", "schedule_type")
+	schedulingAlgorithmDuration = metricreg.HistogramVec(subsystem+"_scheduling_algorithm_duration_seconds",
+		"Seconds spent in each step of the scheduling algorithm.",
+		prometheus.ExponentialBuckets(0.001, 2, 15), "schedule_step")
+	incomingBindings = metricreg.CounterVec(subsystem+"_queue_incoming_bindings_total",
+		"Bindings added to the scheduling queue, by the event that added them.", "event")
+	frameworkExtensionPointDuration = metricreg.HistogramVec(subsystem+"_framework_extension_point_duration_seconds",
+		"Seconds spent running all plugins of an extension point.",
+		prometheus.ExponentialBuckets(0.0001, 2, 12), "extension_point", "result")
+	pluginExecutionDuration = metricreg.HistogramVec(subsystem+"_plugin_execution_duration_seconds",
+		"Seconds spent in one call of a plugin at an extension point.",
+		prometheus.ExponentialBuckets(0.00001, 1.5, 20), "plugin", "extension_point", "result")
 )
 
 // stepObservers are the series of the four algorithm steps, looked up
@@ -103,11 +81,6 @@ var stepObservers = map[string]prometheus.Observer{
 	StepScore:          schedulingAlgorithmDuration.WithLabelValues(StepScore),
 	StepSelect:         schedulingAlgorithmDuration.WithLabelValues(StepSelect),
 	StepAssignReplicas: schedulingAlgorithmDuration.WithLabelValues(StepAssignReplicas),
-}
-
-func init() {
-	metrics.Registry.MustRegister(scheduleAttempts, e2eSchedulingDuration, schedulingAlgorithmDuration,
-		incomingBindings, frameworkExtensionPointDuration, pluginExecutionDuration)
 }
 
 // BindingScheduled records one scheduling run of scheduleType that started
