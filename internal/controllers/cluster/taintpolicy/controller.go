@@ -26,6 +26,7 @@ import (
 	"github.com/propel-mc/propel/internal/app/controllermanager/recorder"
 	"github.com/propel-mc/propel/internal/controllers/cluster/taints"
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
@@ -82,13 +83,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // clusterChanges passes Cluster creations and the updates that change
 // status.conditions; deletions and other updates do not reconcile.
 func clusterChanges() predicate.Predicate {
-	return predicate.Funcs{
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, n := e.ObjectOld.(*clusterv1alpha1.Cluster), e.ObjectNew.(*clusterv1alpha1.Cluster)
-			return !equality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions)
-		},
-		DeleteFunc: func(event.DeleteEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
+		return !equality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions)
+	}, eventfilter.Creates, eventfilter.Generics)
 }
 
 // enqueueTargets enqueues every cluster one of policies targets.
