@@ -27,6 +27,7 @@ import (
 	"github.com/propel-mc/propel/internal/controllers/cluster/taints"
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	"github.com/propel-mc/propel/internal/shared/eventfilter"
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
@@ -110,11 +111,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", req.Name))
 	ctx = logr.NewContext(ctx, logger)
 	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, req.NamespacedName, cluster); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !cluster.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, cluster); !live {
+		return ctrl.Result{}, err
 	}
 	policies := &policyv1alpha1.ClusterTaintPolicyList{}
 	if err := r.client.List(ctx, policies); err != nil {
