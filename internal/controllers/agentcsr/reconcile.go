@@ -6,9 +6,10 @@ import (
 
 	certificatesv1 "k8s.io/api/certificates/v1"
 	"k8s.io/klog/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 )
 
 // Reconcile decides one CSR in phases: skip what is decided already, parse
@@ -16,11 +17,8 @@ import (
 // user may file it, approve.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	csr := &certificatesv1.CertificateSigningRequest{}
-	if err := r.client.Get(ctx, req.NamespacedName, csr); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if !csr.DeletionTimestamp.IsZero() || decided(csr) {
-		return reconcile.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, csr); !live || decided(csr) {
+		return reconcile.Result{}, err
 	}
 	logger := log.FromContext(ctx).WithValues("csr", klog.KObj(csr))
 	x509req, err := parseRequest(csr.Name, csr.Spec.Request)

@@ -12,10 +12,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
@@ -78,9 +80,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.reader = mgr.GetAPIReader()
 	return ctrl.NewControllerManagedBy(mgr).Named(names.NamespaceSyncControllerName).
 		For(&corev1.Namespace{}, namespaceChanges()).
-		Watches(&clusterv1alpha1.Cluster{}, r.allNamespaces(), onlyCreates()).
+		Watches(&clusterv1alpha1.Cluster{}, r.allNamespaces(), builder.WithPredicates(eventfilter.Only(eventfilter.Creates))).
 		Watches(policySource(), r.policyNamespaces()).
-		Watches(workSource(), workOwner(mgr), onlyDeletes()).
+		Watches(workSource(), workOwner(mgr), builder.WithPredicates(eventfilter.Only(eventfilter.Deletes))).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.opts.Workers}).
 		Complete(r)
 }

@@ -29,22 +29,6 @@ func namespaceChanges() builder.Predicates {
 	}})
 }
 
-func onlyCreates() builder.Predicates {
-	return builder.WithPredicates(predicate.Funcs{
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	})
-}
-
-func onlyDeletes() builder.Predicates {
-	return builder.WithPredicates(predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { return false },
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	})
-}
-
 // allNamespaces enqueues every namespace (a new cluster needs them all).
 func (r *Reconciler) allNamespaces() handler.EventHandler {
 	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, _ client.Object) []reconcile.Request {

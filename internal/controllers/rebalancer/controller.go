@@ -5,10 +5,9 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	appsv1alpha1 "github.com/propel-mc/propel/pkg/apis/apps/v1alpha1"
 )
@@ -41,10 +40,8 @@ func New(deps Deps) *Reconciler { return &Reconciler{client: deps.Client, now: t
 // updates and deletions are ignored, as in Karmada.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	return builder.ControllerManagedBy(mgr).Named(names.WorkloadRebalancerControllerName).
-		For(&appsv1alpha1.WorkloadRebalancer{}, builder.WithPredicates(predicate.Funcs{
-			UpdateFunc:  func(e event.UpdateEvent) bool { return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() },
-			DeleteFunc:  func(event.DeleteEvent) bool { return false },
-			GenericFunc: func(event.GenericEvent) bool { return false },
-		})).
+		For(&appsv1alpha1.WorkloadRebalancer{}, builder.WithPredicates(eventfilter.UpdatesOf(func(o, n *appsv1alpha1.WorkloadRebalancer) bool {
+			return o.Generation != n.Generation
+		}, eventfilter.Creates))).
 		Complete(r)
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"k8s.io/klog/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	appsv1alpha1 "github.com/propel-mc/propel/pkg/apis/apps/v1alpha1"
 )
 
@@ -18,11 +18,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	logger := log.FromContext(ctx).WithValues("workloadrebalancer", klog.KRef("", req.Name))
 	ctx = log.IntoContext(ctx, logger)
 	wr := &appsv1alpha1.WorkloadRebalancer{}
-	if err := r.client.Get(ctx, req.NamespacedName, wr); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if wr.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, wr); !live {
+		return reconcile.Result{}, err
 	}
 	pending, err := r.syncStatus(ctx, wr)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	remedyv1alpha1 "github.com/propel-mc/propel/pkg/apis/remedy/v1alpha1"
 )
@@ -18,11 +19,8 @@ import (
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", req.Name))
 	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, req.NamespacedName, cluster); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if cluster.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, cluster); !live {
+		return reconcile.Result{}, err
 	}
 	var remedies remedyv1alpha1.RemedyList
 	if err := r.client.List(ctx, &remedies); err != nil {

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	remedyv1alpha1 "github.com/propel-mc/propel/pkg/apis/remedy/v1alpha1"
 )
@@ -22,20 +23,10 @@ import (
 // remedy actions; creations and deletions are left to the Remedy events,
 // as in Karmada.
 func clusterChanges() predicate.Funcs {
-	return predicate.Funcs{
-		CreateFunc: func(event.CreateEvent) bool { return false },
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, ok1 := e.ObjectOld.(*clusterv1alpha1.Cluster)
-			n, ok2 := e.ObjectNew.(*clusterv1alpha1.Cluster)
-			if !ok1 || !ok2 {
-				return false
-			}
-			return !apiequality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions) ||
-				!slices.Equal(o.Status.RemedyActions, n.Status.RemedyActions)
-		},
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
+		return !apiequality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions) ||
+			!slices.Equal(o.Status.RemedyActions, n.Status.RemedyActions)
+	})
 }
 
 // remedyClusters maps a Remedy event to the clusters it names, or to every

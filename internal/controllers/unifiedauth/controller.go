@@ -13,12 +13,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
@@ -83,15 +83,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // that change the impersonator Secret reference, whose namespace is the
 // bound ServiceAccount's.
 func clusterChanges() predicate.Funcs {
-	return predicate.Funcs{
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, ok1 := e.ObjectOld.(*clusterv1alpha1.Cluster)
-			n, ok2 := e.ObjectNew.(*clusterv1alpha1.Cluster)
-			return ok1 && ok2 && !equality.Semantic.DeepEqual(o.Spec.ImpersonatorSecretRef, n.Spec.ImpersonatorSecretRef)
-		},
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
+		return !equality.Semantic.DeepEqual(o.Spec.ImpersonatorSecretRef, n.Spec.ImpersonatorSecretRef)
+	}, eventfilter.Creates)
 }
 
 // clusterRoleClusters maps a ClusterRole (either side of an update) to

@@ -7,11 +7,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/klog/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
@@ -20,15 +20,12 @@ import (
 // the ClusterRole and binding, record the outcome on the Cluster.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, req.NamespacedName, cluster); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	logger := log.FromContext(ctx).WithValues("cluster", klog.KObj(cluster))
 	// A Cluster being deleted takes its Works along (they are controlled
 	// by it), and its execution namespace with them.
-	if !cluster.DeletionTimestamp.IsZero() {
-		return reconcile.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, cluster); !live {
+		return reconcile.Result{}, err
 	}
+	logger := log.FromContext(ctx).WithValues("cluster", klog.KObj(cluster))
 	if cluster.Spec.ImpersonatorSecretRef == nil {
 		logger.V(2).Info("unified auth is disabled: the cluster has no impersonator secret")
 		return reconcile.Result{}, nil

@@ -5,12 +5,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	"github.com/propel-mc/propel/internal/shared/metrics"
 	autoscalingv1alpha1 "github.com/propel-mc/propel/pkg/apis/autoscaling/v1alpha1"
 )
@@ -19,15 +18,11 @@ import (
 // executions and next fire times, and comes back at the next fire.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	cron := &autoscalingv1alpha1.CronFederatedHPA{}
-	if err := r.client.Get(ctx, req.NamespacedName, cron); err != nil {
-		if apierrors.IsNotFound(err) {
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, cron); !live {
+		if err == nil {
 			r.forget(req.NamespacedName)
 		}
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if cron.DeletionTimestamp != nil {
-		r.forget(req.NamespacedName)
-		return reconcile.Result{}, nil
+		return reconcile.Result{}, err
 	}
 	start := time.Now()
 	res, err := r.process(ctx, req, cron)

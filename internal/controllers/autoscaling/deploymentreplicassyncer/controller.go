@@ -17,11 +17,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	"github.com/propel-mc/propel/internal/shared/templatebinding"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -63,25 +63,18 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 }
 
 func replicasChanged() predicate.Funcs {
-	return predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { return false },
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, ok1 := e.ObjectOld.(*appsv1.Deployment)
-			n, ok2 := e.ObjectNew.(*appsv1.Deployment)
-			if !ok1 || !ok2 || n.Labels[names.RetainReplicasLabel] != "true" {
-				return false
-			}
-			if o.Labels[names.RetainReplicasLabel] != "true" {
-				return true
-			}
-			if o.Spec.Replicas == nil || n.Spec.Replicas == nil {
-				return false
-			}
-			return *o.Spec.Replicas != *n.Spec.Replicas || o.Status.Replicas != n.Status.Replicas
-		},
-	}
+	return eventfilter.UpdatesOf(func(o, n *appsv1.Deployment) bool {
+		if n.Labels[names.RetainReplicasLabel] != "true" {
+			return false
+		}
+		if o.Labels[names.RetainReplicasLabel] != "true" {
+			return true
+		}
+		if o.Spec.Replicas == nil || n.Spec.Replicas == nil {
+			return false
+		}
+		return *o.Spec.Replicas != *n.Spec.Replicas || o.Status.Replicas != n.Status.Replicas
+	})
 }
 
 // Reconcile sets spec.replicas to status.replicas when the binding says

@@ -9,11 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
@@ -22,13 +21,12 @@ import (
 // acts on: spec changes (generation), deletion, finalizers and a change of
 // the Ready condition's status. Status heartbeats do not reconcile.
 func clusterChanges() builder.Predicates {
-	return builder.WithPredicates(predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-		o, n := e.ObjectOld.(*clusterv1alpha1.Cluster), e.ObjectNew.(*clusterv1alpha1.Cluster)
+	return builder.WithPredicates(eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
 		return o.Generation != n.Generation ||
 			!n.DeletionTimestamp.IsZero() ||
 			len(o.Finalizers) != len(n.Finalizers) ||
 			readyStatus(o) != readyStatus(n)
-	}})
+	}, eventfilter.Creates, eventfilter.Deletes, eventfilter.Generics))
 }
 
 // readyStatus is the status of the Ready condition, "" when absent.
@@ -57,9 +55,5 @@ func executionSpaceHandler() handler.EventHandler {
 
 // onlyDeletes passes Namespace deletions only.
 func onlyDeletes() builder.Predicates {
-	return builder.WithPredicates(predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { return false },
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	})
+	return builder.WithPredicates(eventfilter.Only(eventfilter.Deletes))
 }

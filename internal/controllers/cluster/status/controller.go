@@ -13,10 +13,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/membercluster"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
@@ -90,10 +89,9 @@ func New(members *membercluster.Clients, informers *membercluster.Informers, opt
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.client = mgr.GetClient()
 	return ctrl.NewControllerManagedBy(mgr).Named(names.ClusterStatusControllerName).
-		For(&clusterv1alpha1.Cluster{}, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-			return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() ||
-				hasFinalizer(e.ObjectOld) != hasFinalizer(e.ObjectNew)
-		}})).
+		For(&clusterv1alpha1.Cluster{}, builder.WithPredicates(eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
+			return o.Generation != n.Generation || hasFinalizer(o) != hasFinalizer(n)
+		}, eventfilter.Creates, eventfilter.Deletes, eventfilter.Generics))).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.opts.Workers}).
 		Complete(r)
 }

@@ -26,6 +26,8 @@ import (
 	"github.com/propel-mc/propel/internal/app/controllermanager/recorder"
 	"github.com/propel-mc/propel/internal/controllers/cluster/taints"
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
+	"github.com/propel-mc/propel/internal/shared/liveobject"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
@@ -82,13 +84,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // clusterChanges passes Cluster creations and the updates that change
 // status.conditions; deletions and other updates do not reconcile.
 func clusterChanges() predicate.Predicate {
-	return predicate.Funcs{
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, n := e.ObjectOld.(*clusterv1alpha1.Cluster), e.ObjectNew.(*clusterv1alpha1.Cluster)
-			return !equality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions)
-		},
-		DeleteFunc: func(event.DeleteEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *clusterv1alpha1.Cluster) bool {
+		return !equality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions)
+	}, eventfilter.Creates, eventfilter.Generics)
 }
 
 // enqueueTargets enqueues every cluster one of policies targets.
@@ -113,11 +111,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	logger := log.FromContext(ctx).WithValues("cluster", klog.KRef("", req.Name))
 	ctx = logr.NewContext(ctx, logger)
 	cluster := &clusterv1alpha1.Cluster{}
-	if err := r.client.Get(ctx, req.NamespacedName, cluster); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !cluster.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
+	if live, err := liveobject.Get(ctx, r.client, req.NamespacedName, cluster); !live {
+		return ctrl.Result{}, err
 	}
 	policies := &policyv1alpha1.ClusterTaintPolicyList{}
 	if err := r.client.List(ctx, policies); err != nil {

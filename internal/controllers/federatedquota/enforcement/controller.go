@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -61,6 +62,6 @@ func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	}
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaEnforcementControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}, builder.WithPredicates(overallChanged())).
-		Watches(&workv1alpha2.ResourceBinding{}, r.quotasOfNamespace(), builder.WithPredicates(deletedOnly())).
+		Watches(&workv1alpha2.ResourceBinding{}, r.quotasOfNamespace(), builder.WithPredicates(eventfilter.Only(eventfilter.Deletes))).
 		Complete(r)
 }

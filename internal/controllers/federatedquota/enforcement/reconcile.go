@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/controllers/federatedquota/usage"
-	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
@@ -20,18 +19,10 @@ import (
 // Reconcile sets status.overall and status.overallUsed from the
 // namespace's bindings, and comes back after Options.SyncPeriod.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	frq := &policyv1alpha1.FederatedResourceQuota{}
-	if err := r.client.Get(ctx, req.NamespacedName, frq); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if frq.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
-	}
-	if err := r.collect(ctx, frq); err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonCollectOverallStatusFailed, "Collect overall status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
+	live, err := collectOverallStatus.Run(ctx, r.client, r.recorder, req.NamespacedName, r.collect)
+	if !live || err != nil {
 		return reconcile.Result{}, err
 	}
-	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonCollectOverallStatusSucceed, "Collect overall status of FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)
 	return reconcile.Result{RequeueAfter: r.opts.SyncPeriod}, nil
 }
 

@@ -13,26 +13,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
 
+// overallChanged passes quota creations and the updates that change
+// spec.overall.
 func overallChanged() predicate.Funcs {
-	return predicate.Funcs{
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			o, ok1 := e.ObjectOld.(*policyv1alpha1.FederatedResourceQuota)
-			n, ok2 := e.ObjectNew.(*policyv1alpha1.FederatedResourceQuota)
-			return !ok1 || !ok2 || !apiequality.Semantic.DeepEqual(o.Spec.Overall, n.Spec.Overall)
-		},
-		DeleteFunc: func(event.DeleteEvent) bool { return false },
-	}
-}
-
-func deletedOnly() predicate.Funcs {
-	return predicate.Funcs{
-		CreateFunc:  func(event.CreateEvent) bool { return false },
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *policyv1alpha1.FederatedResourceQuota) bool {
+		return !apiequality.Semantic.DeepEqual(o.Spec.Overall, n.Spec.Overall)
+	}, eventfilter.Creates, eventfilter.Generics)
 }
 
 // quotasOfNamespace maps a deleted binding to every quota of its namespace.

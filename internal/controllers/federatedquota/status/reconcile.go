@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	"github.com/propel-mc/propel/internal/shared/names"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/propel-mc/propel/pkg/apis/work/v1alpha1"
@@ -20,19 +19,8 @@ import (
 
 // Reconcile writes the quota's status when it changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	frq := &policyv1alpha1.FederatedResourceQuota{}
-	if err := r.client.Get(ctx, req.NamespacedName, frq); err != nil {
-		return reconcile.Result{}, client.IgnoreNotFound(err)
-	}
-	if frq.DeletionTimestamp != nil {
-		return reconcile.Result{}, nil
-	}
-	if err := r.aggregate(ctx, frq); err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonAggregateStatusFailed, "Collect status of FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
-		return reconcile.Result{}, err
-	}
-	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonAggregateStatusSucceed, "Collect status of FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)
-	return reconcile.Result{}, nil
+	_, err := aggregateStatus.Run(ctx, r.client, r.recorder, req.NamespacedName, r.aggregate)
+	return reconcile.Result{}, err
 }
 
 func (r *Reconciler) aggregate(ctx context.Context, frq *policyv1alpha1.FederatedResourceQuota) error {

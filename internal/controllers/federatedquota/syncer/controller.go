@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
@@ -52,7 +53,7 @@ func New(deps Deps) *Reconciler {
 func (r *Reconciler) SetupWithManager(mgr manager.Manager) error {
 	return builder.ControllerManagedBy(mgr).Named(names.FederatedResourceQuotaSyncControllerName).
 		For(&policyv1alpha1.FederatedResourceQuota{}, builder.WithPredicates(assignmentsChanged())).
-		Watches(&clusterv1alpha1.Cluster{}, r.quotasAssigningTo(), builder.WithPredicates(createdOnly())).
-		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(QuotaOfWork), builder.WithPredicates(createdOnly())).
+		Watches(&clusterv1alpha1.Cluster{}, r.quotasAssigningTo(), builder.WithPredicates(eventfilter.Only(eventfilter.Creates))).
+		Watches(&workv1alpha1.Work{}, handler.EnqueueRequestsFromMapFunc(QuotaOfWork), builder.WithPredicates(eventfilter.Only(eventfilter.Creates))).
 		Complete(r)
 }

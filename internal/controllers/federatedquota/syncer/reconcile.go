@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/propel-mc/propel/internal/shared/boundedtext"
 	"github.com/propel-mc/propel/internal/shared/names"
 	"github.com/propel-mc/propel/internal/shared/workwriter"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
@@ -27,12 +25,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, err
 	}
 	err := r.sync(ctx, frq)
-	if err != nil {
-		r.recorder.Eventf(frq, corev1.EventTypeWarning, EventReasonSyncWorkFailed, "Sync works for FederatedResourceQuota(%s/%s) failed: %v", frq.Namespace, frq.Name, boundedtext.Error(err))
-		return reconcile.Result{}, err
-	}
-	r.recorder.Eventf(frq, corev1.EventTypeNormal, EventReasonSyncWorkSucceed, "Sync works for FederatedResourceQuota(%s/%s) succeed.", frq.Namespace, frq.Name)
-	return reconcile.Result{}, nil
+	syncWorks.Record(r.recorder, frq, err)
+	return reconcile.Result{}, err
 }
 
 // sync removes the Works of clusters no longer assigned, then writes one

@@ -14,24 +14,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/propel-mc/propel/internal/shared/eventfilter"
 	"github.com/propel-mc/propel/internal/shared/names"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
 
+// assignmentsChanged passes every quota event but the updates that leave
+// spec.staticAssignments as it was.
 func assignmentsChanged() predicate.Funcs {
-	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-		o, ok1 := e.ObjectOld.(*policyv1alpha1.FederatedResourceQuota)
-		n, ok2 := e.ObjectNew.(*policyv1alpha1.FederatedResourceQuota)
-		return !ok1 || !ok2 || !apiequality.Semantic.DeepEqual(o.Spec.StaticAssignments, n.Spec.StaticAssignments)
-	}}
-}
-
-func createdOnly() predicate.Funcs {
-	return predicate.Funcs{
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
+	return eventfilter.UpdatesOf(func(o, n *policyv1alpha1.FederatedResourceQuota) bool {
+		return !apiequality.Semantic.DeepEqual(o.Spec.StaticAssignments, n.Spec.StaticAssignments)
+	}, eventfilter.Creates, eventfilter.Deletes, eventfilter.Generics)
 }
 
 // QuotaOfWork maps a Work this controller wrote to its quota (nothing for
