@@ -264,8 +264,8 @@ func TestKarmadaStockArguments(t *testing.T) {
 		t.Errorf("%s: the stock --controllers started the in-process scheduler beside propel-scheduler", cm.LogPath)
 	}
 	for _, p := range all {
-		if !jsonLog(t, p.LogPath, "WorkloadAffinity", "no effect") {
-			t.Errorf("%s: no JSON warning naming the WorkloadAffinity gate", p.LogPath)
+		if !jsonLog(t, p.LogPath, "SchedulingOvercommitProtection", "no effect") {
+			t.Errorf("%s: no JSON warning naming the SchedulingOvercommitProtection gate", p.LogPath)
 		}
 		if !jsonLog(t, p.LogPath, `"starting"`, `"version"`) {
 			t.Errorf("%s: the start-up log does not name the version", p.LogPath)

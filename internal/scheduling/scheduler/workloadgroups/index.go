@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/framework"
-	"github.com/propel-mc/propel/internal/shared/names"
+	"github.com/propel-mc/propel/internal/shared/templatebinding"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
 )
 
@@ -140,7 +140,7 @@ func (x *Index) Peers(spec *workv1alpha2.ResourceBindingSpec) *framework.Workloa
 	if g == nil || (g.AffinityGroup == "" && g.AntiAffinityGroup == "") || ns == "" {
 		return nil
 	}
-	self := types.NamespacedName{Namespace: ns, Name: names.BindingName(spec.Resource.Kind, spec.Resource.Name)}
+	self := templatebinding.Key(ns, spec.Resource.Kind, spec.Resource.Name)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var own placement
