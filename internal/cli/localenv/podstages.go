@@ -1,8 +1,10 @@
 package localenv
 
 import (
+	_ "embed"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Member pods: kwok plays a pod's lifecycle through Stages. Its default
@@ -31,182 +33,22 @@ const (
 // looked at: Karmada's specs change the application's containers.)
 const unpullableQuery = `[.spec.containers[].image | startswith("` + UnpullableImagePrefix + `")] | any`
 
-// kwokPodStages are the pod stages given to every member's kwok. The
+// podStagesTemplate holds the pod stages given to every member's kwok. The
 // selectors are jq queries; the templates are Go templates with sprig's
 // functions (hasPrefix, toJson) and kwok's own (Now, Quote, NodeIPWith,
 // PodIPWith). A pod whose containers run gets its pod IP in one step; the
 // selectors "no pod IP yet" keep each of those stages from running twice.
-const kwokPodStages = `apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Stage
-metadata:
-  name: pod-ready
-spec:
-  resourceRef: {apiGroup: v1, kind: Pod}
-  selector:
-    matchExpressions:
-    - jq: {key: .metadata.deletionTimestamp, operator: DoesNotExist}
-    - jq: {key: .status.podIP, operator: DoesNotExist}
-    - jq: {key: '` + unpullableQuery + `', operator: NotIn, values: ["true"]}
-  next:
-    patches:
-    - subresource: status
-      root: status
-      template: |
-        {{ $now := Now }}
-        phase: Running
-        startTime: {{ $now | Quote }}
-        hostIP: {{ NodeIPWith .spec.nodeName | Quote }}
-        podIP: {{ PodIPWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) | Quote }}
-        conditions:
-        - {type: Initialized, status: "True", lastTransitionTime: {{ $now | Quote }}}
-        - {type: ContainersReady, status: "True", lastTransitionTime: {{ $now | Quote }}}
-        - {type: Ready, status: "True", lastTransitionTime: {{ $now | Quote }}}
-        {{ range .spec.readinessGates }}
-        - {type: {{ .conditionType | Quote }}, status: "True", lastTransitionTime: {{ $now | Quote }}}
-        {{ end }}
-        containerStatuses:
-        {{ range .spec.containers }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          ready: true
-          started: true
-          restartCount: 0
-          state: {running: {startedAt: {{ $now | Quote }}}}
-        {{ end }}
-        initContainerStatuses:
-        {{ range .spec.initContainers }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          ready: true
-          restartCount: 0
-          {{ if eq .restartPolicy "Always" }}
-          started: true
-          state: {running: {startedAt: {{ $now | Quote }}}}
-          {{ else }}
-          state: {terminated: {exitCode: 0, reason: Completed, startedAt: {{ $now | Quote }}, finishedAt: {{ $now | Quote }}}}
-          {{ end }}
-        {{ end }}
----
-apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Stage
-metadata:
-  name: pod-image-pull-failed
-spec:
-  resourceRef: {apiGroup: v1, kind: Pod}
-  selector:
-    matchExpressions:
-    - jq: {key: .metadata.deletionTimestamp, operator: DoesNotExist}
-    - jq: {key: .status.podIP, operator: DoesNotExist}
-    - jq: {key: '` + unpullableQuery + `', operator: In, values: ["true"]}
-  next:
-    patches:
-    - subresource: status
-      root: status
-      template: |
-        {{ $now := Now }}
-        phase: Pending
-        startTime: {{ $now | Quote }}
-        hostIP: {{ NodeIPWith .spec.nodeName | Quote }}
-        podIP: {{ PodIPWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) | Quote }}
-        conditions:
-        - {type: Initialized, status: "True", lastTransitionTime: {{ $now | Quote }}}
-        - {type: ContainersReady, status: "False", reason: ContainersNotReady, lastTransitionTime: {{ $now | Quote }}}
-        - {type: Ready, status: "False", reason: ContainersNotReady, lastTransitionTime: {{ $now | Quote }}}
-        containerStatuses:
-        {{ range .spec.containers }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          restartCount: 0
-          {{ if .image | hasPrefix "` + UnpullableImagePrefix + `" }}
-          ready: false
-          started: false
-          state: {waiting: {reason: ` + ReasonErrImagePull + `, message: {{ printf "failed to pull image %q: its registry cannot be reached" .image | Quote }}}}
-          {{ else }}
-          ready: true
-          started: true
-          state: {running: {startedAt: {{ $now | Quote }}}}
-          {{ end }}
-        {{ end }}
-        initContainerStatuses:
-        {{ range .spec.initContainers }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          ready: true
-          restartCount: 0
-          state: {terminated: {exitCode: 0, reason: Completed, startedAt: {{ $now | Quote }}, finishedAt: {{ $now | Quote }}}}
-        {{ end }}
----
-apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Stage
-metadata:
-  name: pod-image-pull-backoff
-spec:
-  resourceRef: {apiGroup: v1, kind: Pod}
-  selector:
-    matchExpressions:
-    - jq: {key: .metadata.deletionTimestamp, operator: DoesNotExist}
-    - jq: {key: '.status.containerStatuses[].state.waiting.reason', operator: In, values: ["` + ReasonErrImagePull + `"]}
-  delay: {durationMilliseconds: 1000}
-  next:
-    patches:
-    - subresource: status
-      root: status
-      template: |
-        containerStatuses:
-        {{ range .status.containerStatuses }}
-        {{ if and .state.waiting (eq .state.waiting.reason "` + ReasonErrImagePull + `") }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          ready: false
-          started: false
-          restartCount: 0
-          state: {waiting: {reason: ` + ReasonImagePullBackOff + `, message: {{ printf "Back-off pulling image %q" .image | Quote }}}}
-        {{ else }}
-        - {{ toJson . }}
-        {{ end }}
-        {{ end }}
----
-apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Stage
-metadata:
-  name: pod-complete
-spec:
-  resourceRef: {apiGroup: v1, kind: Pod}
-  selector:
-    matchExpressions:
-    - jq: {key: .metadata.deletionTimestamp, operator: DoesNotExist}
-    - jq: {key: .status.phase, operator: In, values: [Running]}
-    - jq: {key: '.metadata.ownerReferences[].kind', operator: In, values: [Job]}
-  next:
-    patches:
-    - subresource: status
-      root: status
-      template: |
-        {{ $now := Now }}
-        phase: Succeeded
-        containerStatuses:
-        {{ range .spec.containers }}
-        - name: {{ .name | Quote }}
-          image: {{ .image | Quote }}
-          ready: false
-          started: false
-          restartCount: 0
-          state: {terminated: {exitCode: 0, reason: Completed, startedAt: {{ $now | Quote }}, finishedAt: {{ $now | Quote }}}}
-        {{ end }}
----
-apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Stage
-metadata:
-  name: pod-delete
-spec:
-  resourceRef: {apiGroup: v1, kind: Pod}
-  selector:
-    matchExpressions:
-    - jq: {key: .metadata.deletionTimestamp, operator: Exists}
-  next:
-    finalizers: {empty: true}
-    delete: true
-`
+//
+//go:embed podstages.yaml
+var podStagesTemplate string
+
+// kwokPodStages are podStagesTemplate with the constants above filled in.
+var kwokPodStages = strings.NewReplacer(
+	"${UNPULLABLE_QUERY}", unpullableQuery,
+	"${UNPULLABLE_PREFIX}", UnpullableImagePrefix,
+	"${ERR_IMAGE_PULL}", ReasonErrImagePull,
+	"${IMAGE_PULL_BACKOFF}", ReasonImagePullBackOff,
+).Replace(podStagesTemplate)
 
 // writeKwokPodStages writes kwokPodStages for the member's kwok and
 // returns its argument.
