@@ -6,7 +6,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/propel-mc/propel/internal/pipeline/detector"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 
 	"github.com/propel-mc/propel/internal/interpreter/resourceinterpreter"
 	"github.com/propel-mc/propel/internal/pipeline/status"
@@ -25,9 +24,6 @@ type Context struct {
 	// Templates reads resource templates through the detector's informers;
 	// set once the detector is set up (it always is, first).
 	Templates detector.Templates
-	// Placement is the placement work (detector, binding and execution
-	// queues) that binding status aggregation gives way to.
-	Placement *placementbacklog.Backlog
 
 	memberInformers *membercluster.Informers
 	workStatus      *workstatus.Reconciler

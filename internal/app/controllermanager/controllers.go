@@ -32,7 +32,7 @@ func setupBinding(_ context.Context, c *Context) error {
 	b, err := binding.New(binding.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(),
 		Templates: c.Templates, Interpreter: c.Interpreter,
-		Recorder: recorder.For(c.Manager, "binding-controller"), Backlog: c.Placement,
+		Recorder: recorder.For(c.Manager, "binding-controller"),
 	}, binding.Options{
 		Workers: c.Options.ConcurrentBindingSyncs, ClusterWorkers: c.Options.ConcurrentClusterBindingSyncs,
 		StatefulFailoverInjection: c.Options.FeatureGates.Enabled(commandline.StatefulFailoverInjection),
@@ -94,7 +94,7 @@ func setupDetector(_ context.Context, c *Context) error {
 	d, err := detector.New(detector.Deps{
 		Client: c.Manager.GetClient(), APIReader: c.Manager.GetAPIReader(), Cache: c.Manager.GetCache(), Dynamic: dyn, Discovery: disc,
 		Mapper: c.Manager.GetRESTMapper(), Interpreter: c.Interpreter,
-		Recorder: recorder.For(c.Manager, "resource-detector"), Backlog: c.Placement,
+		Recorder: recorder.For(c.Manager, "resource-detector"),
 	}, detector.Options{
 		SkippedPropagatingAPIs:         c.Options.SkippedPropagatingAPIs,
 		SkippedPropagatingNamespaces:   c.Options.SkippedPropagatingNamespaces,

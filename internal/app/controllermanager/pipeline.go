@@ -51,7 +51,7 @@ func setupExecution(_ context.Context, c *Context) error {
 	}
 	return execution.New(execution.Deps{
 		Client: c.Manager.GetClient(), Clients: c.MemberClients, Informers: inf, Status: ws,
-		Interpreter: c.Interpreter, Recorder: recorder.For(c.Manager, "execution-controller"), Backlog: c.Placement,
+		Interpreter: c.Interpreter, Recorder: recorder.For(c.Manager, "execution-controller"),
 	}, execution.Options{Concurrency: c.Options.ConcurrentWorkSyncs}).SetupWithManager(c.Manager)
 }
 
@@ -73,7 +73,6 @@ func statusDeps(c *Context) (status.Deps, error) {
 		Manager: c.Manager, Clients: c.MemberClients, Informers: inf, Interpreter: c.Interpreter,
 		Templates:       templatestatus.NewDynamic(dyn, c.Manager.GetRESTMapper(), disc),
 		CachedTemplates: c.Templates,
-		Placement:       c.Placement,
 	}, nil
 }
 

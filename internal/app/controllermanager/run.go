@@ -9,7 +9,6 @@ import (
 	"github.com/propel-mc/propel/internal/app/managerbase"
 	"github.com/propel-mc/propel/internal/shared/index"
 	"github.com/propel-mc/propel/internal/shared/membercluster"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 )
 
 // RBAC of the manager itself: Events of every controller (namespaced
@@ -69,7 +68,6 @@ func Build(ctx context.Context, o *Options) (ctrl.Manager, *Context, error) {
 		Manager:       mgr,
 		Options:       o,
 		MemberClients: membercluster.New(mgr.GetClient(), membercluster.Options{QPS: o.ClusterAPIQPS, Burst: o.ClusterAPIBurst, AllowHTTPEndpoints: o.AllowHTTPMemberEndpoints}),
-		Placement:     placementbacklog.New(placementbacklog.DefaultMaxWait),
 	}
 	if c.Interpreter, err = newInterpreter(c); err != nil {
 		return nil, nil, err

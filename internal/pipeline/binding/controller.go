@@ -6,17 +6,14 @@ import (
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/propel-mc/propel/internal/app/controllermanager/recorder"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 )
 
@@ -34,9 +31,6 @@ type Deps struct {
 	Interpreter Interpreter
 	// Recorder records events on bindings and templates.
 	Recorder record.EventRecorder
-	// Backlog tracks the controllers' queues as placement work, which
-	// status work gives way to (optional).
-	Backlog *placementbacklog.Backlog
 }
 
 // Options tune the controllers; zero values take Karmada's defaults.
@@ -126,8 +120,5 @@ func (c *Controller) setupKind(mgr ctrl.Manager, k *bindingKind) error {
 	} else {
 		workers = c.opts.ClusterWorkers
 	}
-	return b.WithOptions(controller.Options{
-		MaxConcurrentReconciles: workers,
-		NewQueue:                placementbacklog.NewQueue[reconcile.Request](c.deps.Backlog, ptr.Deref(mgr.GetControllerOptions().UsePriorityQueue, true)),
-	}).Complete(r)
+	return b.WithOptions(controller.Options{MaxConcurrentReconciles: workers}).Complete(r)
 }

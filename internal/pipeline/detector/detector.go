@@ -19,7 +19,6 @@ import (
 	"github.com/propel-mc/propel/internal/pipeline/detector/preemption"
 	"github.com/propel-mc/propel/internal/pipeline/detector/templatecache"
 	"github.com/propel-mc/propel/internal/pipeline/detector/templatecontroller"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 )
 
 // ReplicaInterpreter is what the detector needs of the resource interpreter.
@@ -70,8 +69,6 @@ type Deps struct {
 	Mapper      meta.RESTMapper
 	Interpreter ReplicaInterpreter
 	Recorder    record.EventRecorder
-	// Backlog tracks the template queue as placement work (optional).
-	Backlog *placementbacklog.Backlog
 }
 
 // Detector wires the template controller, the policy controllers and
@@ -98,7 +95,7 @@ func New(deps Deps, opts Options) (*Detector, error) {
 		client: deps.Client, recorder: deps.Recorder, opts: opts, cache: tc,
 		templates: templatecontroller.New(templatecontroller.Deps{
 			Client: deps.Client, APIReader: deps.APIReader, Informers: deps.Cache, Templates: tc,
-			Policies: policyindex.New(), Interpreter: deps.Interpreter, Recorder: deps.Recorder, Backlog: deps.Backlog,
+			Policies: policyindex.New(), Interpreter: deps.Interpreter, Recorder: deps.Recorder,
 		}, templatecontroller.Options{
 			Workers: opts.Workers, DiscoveryInterval: opts.DiscoveryInterval, InterpreterRetryCap: opts.InterpreterRetryCap,
 			PriorityBasedScheduling:        opts.PriorityBasedScheduling,

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/propel-mc/propel/internal/shared/membercluster"
 	"github.com/propel-mc/propel/internal/shared/names"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 	"github.com/propel-mc/propel/internal/shared/workapply"
 	"github.com/propel-mc/propel/internal/shared/workcluster"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
@@ -71,9 +69,6 @@ type Deps struct {
 	Recorder    Recorder
 	// Status receives the outcome of each sync (required).
 	Status StatusOwner
-	// Backlog tracks the controller's queue as placement work, which
-	// status work gives way to (optional).
-	Backlog *placementbacklog.Backlog
 }
 
 // Reconciler is the execution controller.
@@ -84,7 +79,6 @@ type Reconciler struct {
 	interp    Interpreter
 	recorder  Recorder
 	status    StatusOwner
-	backlog   *placementbacklog.Backlog
 	opts      Options
 	records   *versionRecords
 	refs      *refCache
@@ -98,7 +92,7 @@ func New(deps Deps, opts Options) *Reconciler {
 	}
 	return &Reconciler{
 		client: deps.Client, clients: deps.Clients, informers: deps.Informers,
-		interp: deps.Interpreter, recorder: deps.Recorder, status: deps.Status, backlog: deps.Backlog, opts: opts,
+		interp: deps.Interpreter, recorder: deps.Recorder, status: deps.Status, opts: opts,
 		records: newVersionRecords(), refs: newRefCache(), events: &membercluster.WorkQueue{},
 	}
 }
@@ -115,7 +109,6 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		MaxConcurrentReconciles: r.opts.Concurrency,
 		RateLimiter:             r.opts.RateLimiter,
 		SkipNameValidation:      &r.opts.SkipNameValidation,
-		NewQueue:                placementbacklog.NewQueue[reconcile.Request](r.backlog, ptr.Deref(mgr.GetControllerOptions().UsePriorityQueue, true)),
 	}).Complete(r)
 }
 

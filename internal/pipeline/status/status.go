@@ -59,9 +59,6 @@ type Deps struct {
 	// CachedTemplates (optional) is read first, e.g. the detector's
 	// informers, so an aggregation that changes nothing costs no request.
 	CachedTemplates templatestatus.TemplateReader
-	// Placement (optional) is the placement work the binding status
-	// controllers give way to; *placementbacklog.Backlog is one.
-	Placement bindingstatus.PlacementWaiter
 }
 
 // Options tune the three controllers.
@@ -103,14 +100,12 @@ func SetupBindingStatus(deps Deps, opts Options) error {
 	}
 	rb := bindingstatus.NewResourceBinding(bindingstatus.Deps{
 		Client: mgr.GetClient(), Templates: syncer, Recorder: recorder.For(mgr, names.ResourceBindingStatusControllerName),
-		Placement: deps.Placement,
 	}, opts.ResourceBinding)
 	if err := rb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.ResourceBindingStatusControllerName, err)
 	}
 	crb := bindingstatus.NewClusterResourceBinding(bindingstatus.Deps{
 		Client: mgr.GetClient(), Templates: syncer, Recorder: recorder.For(mgr, names.ClusterResourceBindingStatusControllerName),
-		Placement: deps.Placement,
 	}, opts.ClusterResourceBinding)
 	if err := crb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setup %s: %w", names.ClusterResourceBindingStatusControllerName, err)

@@ -23,7 +23,6 @@ import (
 	"github.com/propel-mc/propel/internal/pipeline/detector/policyindex"
 	"github.com/propel-mc/propel/internal/pipeline/detector/templatecache"
 	"github.com/propel-mc/propel/internal/shared/boundedtext"
-	"github.com/propel-mc/propel/internal/shared/placementbacklog"
 	"github.com/propel-mc/propel/internal/shared/writememo"
 	configv1alpha1 "github.com/propel-mc/propel/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -59,9 +58,6 @@ type Deps struct {
 	Policies    *policyindex.Index
 	Interpreter ReplicaInterpreter
 	Recorder    record.EventRecorder
-	// Backlog tracks the controller's queue as placement work, which
-	// status work gives way to (optional).
-	Backlog *placementbacklog.Backlog
 }
 
 // Options tune the controller; zero values take Karmada's defaults.
@@ -130,13 +126,11 @@ func New(deps Deps, opts Options) *Reconciler {
 	if opts.InterpreterRetryCap <= 0 {
 		opts.InterpreterRetryCap = 5 * time.Second
 	}
-	queue := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
-		workqueue.TypedRateLimitingQueueConfig[Key]{Name: QueueName})
-	deps.Backlog.Track(queue)
 	return &Reconciler{
 		client: deps.Client, apiReader: deps.APIReader, informers: deps.Informers, templates: deps.Templates,
 		policies: deps.Policies, interpreter: deps.Interpreter, recorder: deps.Recorder, opts: opts,
-		queue:   queue,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[Key](),
+			workqueue.TypedRateLimitingQueueConfig[Key]{Name: QueueName}),
 		backoff: workqueue.DefaultTypedControllerRateLimiter[Key](),
 		waiting: newWaitingList(), idWaiters: newIDWaiters(), lazy: newLazyFlags(), ownClaims: writememo.New[Key, struct{}]("detector-claims"),
 		failures: newFailureLog(30 * time.Second),

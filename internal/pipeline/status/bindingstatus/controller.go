@@ -42,14 +42,6 @@ type TemplateSyncer interface {
 	Sync(ctx context.Context, resource workv1alpha2.ObjectReference, items []workv1alpha2.AggregatedStatusItem) (templatestatus.Result, error)
 }
 
-// PlacementWaiter holds status work back while placement work waits
-// (package placementbacklog): users wait for placements, status can
-// follow, and a binding whose Works change meanwhile is then aggregated
-// once.
-type PlacementWaiter interface {
-	Wait(ctx context.Context) time.Duration
-}
-
 // Options tune a controller; zero values take Karmada's defaults.
 type Options struct {
 	// Concurrency is --concurrent-resourcebinding-syncs or
@@ -73,8 +65,6 @@ type Deps struct {
 	Client    client.Client
 	Templates TemplateSyncer
 	Recorder  Recorder
-	// Placement (optional) is waited for before each aggregation.
-	Placement PlacementWaiter
 }
 
 // Reconciler aggregates the status of one kind of binding.
@@ -83,7 +73,6 @@ type Reconciler struct {
 	client    client.Client
 	templates TemplateSyncer
 	recorder  Recorder
-	placement PlacementWaiter
 	opts      Options
 }
 
@@ -105,7 +94,7 @@ func newReconciler(kind bindingKind, deps Deps, opts Options) *Reconciler {
 	if opts.WorkEventDelay == 0 {
 		opts.WorkEventDelay = time.Second
 	}
-	return &Reconciler{kind: kind, client: deps.Client, templates: deps.Templates, recorder: deps.Recorder, placement: deps.Placement, opts: opts}
+	return &Reconciler{kind: kind, client: deps.Client, templates: deps.Templates, recorder: deps.Recorder, opts: opts}
 }
 
 // SetupWithManager registers the controller (the manager must have the

@@ -33,9 +33,6 @@ const (
 // Reconcile aggregates one binding in phases: collect its Works, write the
 // binding status if it changed, then the template status if it changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	if r.placement != nil {
-		r.placement.Wait(ctx)
-	}
 	binding := r.kind.newBinding()
 	if err := r.client.Get(ctx, req.NamespacedName, binding); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)

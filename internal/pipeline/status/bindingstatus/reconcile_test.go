@@ -3,7 +3,6 @@ package bindingstatus
 import (
 	"context"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,61 +71,5 @@ func TestReconcileAggregatesAttachedBinding(t *testing.T) {
 	}
 	if len(templates.items) != 1 {
 		t.Errorf("template synced with %d items, want 1", len(templates.items))
-	}
-}
-
-// placementMeanwhile stands for placement work pending when a status
-// reconcile starts: its Wait runs during (and ends) the wait.
-type placementMeanwhile struct {
-	calls int
-	wait  func()
-}
-
-func (p *placementMeanwhile) Wait(context.Context) time.Duration {
-	p.calls++
-	p.wait()
-	return time.Second
-}
-
-// TestReconcileGivesWayToPlacementThenReadsTheLatestState: the binding
-// status controller waits for pending placement work before it reads the
-// binding and its Works, so what changed meanwhile is aggregated in the
-// same, single write.
-func TestReconcileGivesWayToPlacementThenReadsTheLatestState(t *testing.T) {
-	const id = "6f1d2c3b-6a0e-4c39-9d2f-2a3f3e1c7a11"
-	binding := &workv1alpha2.ResourceBinding{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "nginx-deployment",
-			Labels: map[string]string{workv1alpha2.ResourceBindingPermanentIDLabel: id}},
-		Spec:   workv1alpha2.ResourceBindingSpec{Resource: nginx, Clusters: []workv1alpha2.TargetCluster{{Name: "member1"}}},
-		Status: workv1alpha2.ResourceBindingStatus{LastScheduledTime: &metav1.Time{Time: time.Now()}},
-	}
-	w := work(t, "member1", appliedCond(metav1.ConditionFalse, "not yet"))
-	w.Labels = map[string]string{names.ResourceBindingPermanentIDLabel: id}
-	c := fake.NewClientBuilder().WithScheme(apis.Scheme).WithObjects(binding, &w).WithStatusSubresource(binding, &w).
-		WithIndex(&workv1alpha1.Work{}, index.WorkByResourceBindingID, index.ResourceBindingIDOfWork).Build()
-	placement := &placementMeanwhile{wait: func() {
-		applied := &workv1alpha1.Work{}
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(&w), applied); err != nil {
-			t.Fatal(err)
-		}
-		applied.Status.Conditions = []metav1.Condition{*appliedCond(metav1.ConditionTrue, "")}
-		if err := c.Status().Update(context.Background(), applied); err != nil {
-			t.Fatal(err)
-		}
-	}}
-	r := NewResourceBinding(Deps{Client: c, Templates: &recordedItems{}, Recorder: discardEvents{}, Placement: placement}, Options{})
-	key := types.NamespacedName{Namespace: "default", Name: "nginx-deployment"}
-	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: key}); err != nil {
-		t.Fatal(err)
-	}
-	if placement.calls != 1 {
-		t.Fatalf("waited for placement %d times, want 1", placement.calls)
-	}
-	got := &workv1alpha2.ResourceBinding{}
-	if err := c.Get(context.Background(), key, got); err != nil {
-		t.Fatal(err)
-	}
-	if items := got.Status.AggregatedStatus; len(items) != 1 || !items[0].Applied {
-		t.Fatalf("aggregated status %+v: want member1 applied, as its Work became during the wait", items)
 	}
 }
