@@ -77,17 +77,38 @@ func Start(ctx context.Context, opts Options) (env *Environment, err error) {
 	// starts and installs its CRDs, which saves the slower of the two.
 	env.Members = make([]*Member, len(opts.Members))
 	errs := make([]error, len(opts.Members)+1)
-	var wg sync.WaitGroup
-	for i, mo := range opts.Members {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			env.Members[i], errs[i] = startMember(ctx, opts.Progress, mo, env.PKI, env.Etcd, opts.Dir, env.LogDir)
-		}()
-	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		forEachBounded(len(opts.Members), memberStartsAtOnce, func(i int) {
+			env.Members[i], errs[i] = startMember(ctx, opts.Progress, opts.Members[i], env.PKI, env.Etcd, opts.Dir, env.LogDir)
+		})
+	}()
 	errs[len(opts.Members)] = env.startControlPlane(ctx, opts)
-	wg.Wait()
+	<-done
 	return env, errors.Join(errs...)
+}
+
+// memberStartsAtOnce bounds the member API servers starting at the same
+// time: each start is CPU-heavy (storage, post-start hooks, OpenAPI), and
+// tens of them at once on a small machine time out reaching etcd ("error
+// creating storage factory: context deadline exceeded") or in their
+// post-start hooks, where a few at a time start in about the same total.
+const memberStartsAtOnce = 4
+
+// forEachBounded calls fn(0..n-1) with at most limit calls running at once
+// and returns when all have returned.
+func forEachBounded(n, limit int, fn func(i int)) {
+	slots := make(chan struct{}, max(limit, 1))
+	var wg sync.WaitGroup
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			fn(i)
+		})
+	}
+	wg.Wait()
 }
 
 // startControlPlane starts the control plane's API server, installs the
