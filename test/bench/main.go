@@ -19,6 +19,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -83,6 +84,9 @@ type config struct {
 	cmBin                string
 	apiserverProfile     string
 	cmArgs               string
+	// metricsAddr is where the controller manager serves /metrics ("" for
+	// nowhere).
+	metricsAddr string
 }
 
 func run(cfg config) error {
@@ -126,6 +130,9 @@ func run(cfg config) error {
 	}
 	obs := newObserver(clusters)
 	if err := obs.start(ctx, env.ControlPlane.Config); err != nil {
+		return err
+	}
+	if cfg.metricsAddr, err = freeLocalAddress(); err != nil {
 		return err
 	}
 	bin, err := controllerManagerBinary(ctx, cfg, dir)
@@ -228,6 +235,10 @@ func run(cfg config) error {
 		}
 		r.idle.report()
 	}
+	if r.decisions, err = scrapeDecisionMillis(ctx, cfg.metricsAddr); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench: scheduler, decision and write per binding: %s\n", r.decisions)
 	r.summary(env, before, after).print()
 	if cfg.templateStatus {
 		st, err := runTemplateStatusStage(ctx, env, cm, cfg.n)
@@ -278,8 +289,9 @@ func controllerManagerBinary(ctx context.Context, cfg config, dir string) (strin
 const allControllers = "--controllers=*,scheduler"
 
 func startControllerManager(env *harness.Env, bin string, cfg config, extra ...string) (*localenv.Process, error) {
+	metricsAddr := cmp.Or(cfg.metricsAddr, "0")
 	args := []string{"--leader-elect=false",
-		"--metrics-bind-address=0", "--health-probe-bind-address=0",
+		"--metrics-bind-address=" + metricsAddr, "--health-probe-bind-address=0",
 		"--kube-api-qps=500", "--kube-api-burst=1000", "--cluster-api-qps=500", "--cluster-api-burst=1000",
 		"--cluster-status-update-frequency=2s"}
 	if cfg.pprof != "" {
@@ -369,6 +381,8 @@ type result struct {
 	// per binding: seconds from first seen to scheduled, and from its
 	// Deployment created to all its Works applied
 	schedule, endToEnd distribution
+	// the scheduler's own time per binding, from its metrics
+	decisions decisionMillis
 	// -binding-stage: a plain client creating the same Works.
 	ceilingWorks int
 	ceilingTime  time.Duration

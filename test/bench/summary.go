@@ -32,12 +32,13 @@ type summary struct {
 	AppliedSeconds    float64 `json:"appliedSeconds"`
 	AggregatedSeconds float64 `json:"aggregatedSeconds"`
 
-	ScheduleMillis   distribution `json:"scheduleMillis"`  // binding seen to scheduled
-	EndToEndSeconds  distribution `json:"endToEndSeconds"` // Deployment created to all its Works applied
-	WritesPerDeploy  float64      `json:"writesPerDeployment"`
-	CMPeakMiB        float64      `json:"cmPeakMiB"`
-	CMCPUSeconds     float64      `json:"cmCPUSeconds"`
-	PropelCPUSeconds float64      `json:"propelCPUSeconds"` // controller manager + control-plane API server + etcd
+	ScheduleMillis   distribution   `json:"scheduleMillis"`  // binding seen to scheduled
+	DecisionMillis   decisionMillis `json:"decisionMillis"`  // the scheduler's own time per binding, queue wait apart
+	EndToEndSeconds  distribution   `json:"endToEndSeconds"` // Deployment created to all its Works applied
+	WritesPerDeploy  float64        `json:"writesPerDeployment"`
+	CMPeakMiB        float64        `json:"cmPeakMiB"`
+	CMCPUSeconds     float64        `json:"cmCPUSeconds"`
+	PropelCPUSeconds float64        `json:"propelCPUSeconds"` // controller manager + control-plane API server + etcd
 
 	MemberAPIServerMiB    float64 `json:"memberAPIServerMiB"`    // mean RSS at the end
 	MemberAPIServerMaxMiB float64 `json:"memberAPIServerMaxMiB"` // largest peak RSS
@@ -59,7 +60,7 @@ func (r result) summary(env *harness.Env, before, after map[string]float64) summ
 		LoadSeconds:     r.load.Seconds(),
 		BindingsSeconds: since(st.bound.last), WorksSeconds: since(st.works.last),
 		AppliedSeconds: since(st.applied.last), AggregatedSeconds: since(st.aggregated.last),
-		ScheduleMillis: r.schedule, EndToEndSeconds: r.endToEnd,
+		ScheduleMillis: r.schedule, DecisionMillis: r.decisions, EndToEndSeconds: r.endToEnd,
 		WritesPerDeploy:  r.writesPerDeployment(before, after),
 		CMPeakMiB:        r.peakMiB,
 		CMCPUSeconds:     r.cpu.spent[controllerManagerName].Seconds(),
