@@ -14,6 +14,10 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
+// AdminUser is the user of every API server's admin kubeconfig (in the
+// group system:masters), as Karmada's installers name theirs system:admin.
+const AdminUser = "propel-admin"
+
 // APIServer is one kube-apiserver: the control plane's or a member's.
 type APIServer struct {
 	Name string
@@ -78,7 +82,7 @@ func startAPIServer(ctx context.Context, progress *Progress, name string, pki *P
 	if err != nil {
 		return nil, err
 	}
-	admin, err := pki.IssueClient("admin", "propel-admin", "system:masters")
+	admin, err := pki.IssueClient("admin", AdminUser, "system:masters")
 	if err != nil {
 		return nil, err
 	}

@@ -332,7 +332,8 @@ func start(startCtx context.Context, o Options, progress *localenv.Progress, com
 	return env, procs, nil
 }
 
-// prepareControlPlane creates the namespace Karmada keeps its leases in.
+// prepareControlPlane creates the namespace Karmada keeps its leases in
+// and grants the admin the proxy to every member, before the members join.
 func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	kube, err := kubernetes.NewForConfig(env.ControlPlane.Config)
 	if err != nil {
@@ -342,7 +343,7 @@ func prepareControlPlane(ctx context.Context, env *localenv.Environment) error {
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s: %w", names.SystemNamespace, err)
 	}
-	return nil
+	return grantClusterProxy(ctx, kube, localenv.AdminUser)
 }
 
 // grantTemplates lets propel-controller-manager claim the templates of
