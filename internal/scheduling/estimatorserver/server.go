@@ -133,10 +133,15 @@ func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
 		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
 	}
 	slices.SortFunc(nodes, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
-	out := make([]nodeCapacity, 0, len(nodes))
+	listed := 0
+	for _, n := range nodes {
+		listed += len(n.Status.Allocatable)
+	}
+	out := make([]nodeCapacity, len(nodes))
+	amounts := make([]resourceAmount, 0, listed)
 	e.usage.read(func() {
-		for _, n := range nodes {
-			out = append(out, e.usage.freeOn(n))
+		for i, n := range nodes {
+			out[i], amounts = e.usage.freeOn(n, amounts)
 		}
 	})
 	return out, interrupted(ctx)
