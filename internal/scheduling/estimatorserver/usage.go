@@ -99,14 +99,12 @@ func (l *usageLedger) handler() cache.ResourceEventHandler {
 	}
 }
 
-// freeOn returns node n's free capacity: its allocatable less the usage
-// recorded for it, its amounts appended to amounts (see snapshot). Callers
-// hold the read lock (see read).
-func (l *usageLedger) freeOn(n *corev1.Node, amounts []resourceAmount) (nodeCapacity, []resourceAmount) {
+// freeOn returns node n's free capacity: its allocatable amounts less the
+// usage recorded for it, appended to amounts (see snapshot). Callers hold
+// the read lock (see read).
+func (l *usageLedger) freeOn(n *corev1.Node, allocatable resourceAmounts, amounts []resourceAmount) (nodeCapacity, []resourceAmount) {
 	start := len(amounts)
-	for name, q := range n.Status.Allocatable {
-		amounts = append(amounts, resourceAmount{name: name, value: amount(name, q)})
-	}
+	amounts = append(amounts, allocatable...)
 	c := nodeCapacity{node: n, free: amounts[start:len(amounts):len(amounts)]}
 	c.pods = c.free.get(corev1.ResourcePods)
 	if u := l.byNode[n.Name]; u != nil {
