@@ -30,22 +30,6 @@ import (
 	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/service"
 )
 
-// rawRequest is an already encoded request: the probes encode their
-// message once, outside what they measure, and may write bytes no
-// well-behaved client writes.
-type rawRequest []byte
-
-// rawCodec sends a rawRequest as it is and everything else as
-// estimatorwire.Codec does.
-type rawCodec struct{ estimatorwire.Codec }
-
-func (c rawCodec) Marshal(v any) ([]byte, error) {
-	if r, ok := v.(rawRequest); ok {
-		return r, nil
-	}
-	return c.Codec.Marshal(v)
-}
-
 // estimatorConn serves the estimator of cluster m1 over nodes on loopback
 // (plain text, the real gRPC server with extra options) and returns one
 // client connection to it.
@@ -69,7 +53,7 @@ func estimatorConn(t *testing.T, nodes []kruntime.Object, extra ...grpc.ServerOp
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient("passthrough:///"+lis.Addr().String(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(8<<20)))
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(estimatorwire.Codec{}), grpc.MaxCallSendMsgSize(8<<20)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +61,16 @@ func estimatorConn(t *testing.T, nodes []kruntime.Object, extra ...grpc.ServerOp
 	return conn
 }
 
+// The probes send estimatorwire.Encoded requests: their message is
+// encoded once, outside what they measure, and may hold bytes no
+// well-behaved client writes.
+
 // amplifyingRequest is a MaxAvailableComponentSetsRequest just under the
 // 4 MiB message limit made of assumed workloads of 128 components, each 10
 // bytes on the wire (an empty node claim and one resource entry with an
 // empty name and no value) that decode to a Component, its requirements, a
 // NodeClaim and a map: 418,432 components where the estimator takes 4,096.
-func amplifyingRequest() rawRequest {
+func amplifyingRequest() estimatorwire.Encoded {
 	// components[] { replicaRequirements { nodeClaim {} resourceRequestBytes { key "" } } }
 	component := []byte{0x12, 0x08, 0x12, 0x06, 0x0a, 0x00, 0x22, 0x02, 0x0a, 0x00}
 	workload := bytes.Repeat(component, 128)
@@ -225,7 +213,7 @@ func deadlineCluster() []kruntime.Object {
 // each tolerating the nodes' taint with the last of 60 tolerations and
 // requiring the 30 labels: every node fits each component after a full
 // scan of both lists.
-func deadlineRequest() rawRequest {
+func deadlineRequest() estimatorwire.Encoded {
 	var tolerations [][]byte
 	for i := range 59 {
 		b, _ := (&corev1.Toleration{Key: fmt.Sprintf("other-%d", i), Operator: corev1.TolerationOpExists}).Marshal()

@@ -3,6 +3,7 @@ package estimatorserver
 import (
 	"context"
 	"math"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -10,8 +11,40 @@ import (
 // nodeCapacity is what is left on one node.
 type nodeCapacity struct {
 	node *corev1.Node
-	free map[corev1.ResourceName]int64
+	free resourceAmounts
 	pods int64
+}
+
+// resourceAmount is an amount of one resource.
+type resourceAmount struct {
+	name  corev1.ResourceName
+	value int64
+}
+
+// resourceAmounts is a node's amount of each resource it lists. A node
+// lists a handful of resources, so a slice searched in order is cheaper
+// than a map, and a snapshot keeps the amounts of all its nodes in one
+// array rather than a map per node on every request.
+type resourceAmounts []resourceAmount
+
+// get is the amount of name, 0 when the node does not list it.
+func (a resourceAmounts) get(name corev1.ResourceName) int64 {
+	for i := range a {
+		if a[i].name == name {
+			return a[i].value
+		}
+	}
+	return 0
+}
+
+// sub takes v from the amount of name when the node lists it.
+func (a resourceAmounts) sub(name corev1.ResourceName, v int64) {
+	for i := range a {
+		if a[i].name == name {
+			a[i].value -= v
+			return
+		}
+	}
 }
 
 // fit is how many replicas needing r the node still holds.
@@ -21,7 +54,7 @@ func (c *nodeCapacity) fit(r *requirement) int64 {
 		if name == corev1.ResourcePods {
 			continue
 		}
-		k = min(k, c.free[name]/need)
+		k = min(k, c.free.get(name)/need)
 	}
 	return max(k, 0)
 }
@@ -31,7 +64,7 @@ func (c *nodeCapacity) take(r *requirement, k int64) {
 	c.pods -= k
 	for name, need := range r.request {
 		if name != corev1.ResourcePods {
-			c.free[name] -= k * need
+			c.free.sub(name, k*need)
 		}
 	}
 }
@@ -126,11 +159,7 @@ func maxSets(ctx context.Context, nodes []nodeCapacity, comps []component) (int6
 func clone(nodes []nodeCapacity) []nodeCapacity {
 	out := make([]nodeCapacity, len(nodes))
 	for i, n := range nodes {
-		free := make(map[corev1.ResourceName]int64, len(n.free))
-		for k, v := range n.free {
-			free[k] = v
-		}
-		out[i] = nodeCapacity{node: n.node, free: free, pods: n.pods}
+		out[i] = nodeCapacity{node: n.node, free: slices.Clone(n.free), pods: n.pods}
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/propel-mc/propel/internal/scheduling/estimatorwire"
@@ -34,8 +32,10 @@ type Estimator struct {
 	cluster string
 	kube    kubernetes.Interface
 	factory informers.SharedInformerFactory
-	nodes   corelisters.NodeLister
-	pods    cache.SharedIndexInformer
+	// nodeTable is the nodes and their allocatable amounts, kept by the
+	// node informer's events.
+	nodeTable *nodeTable
+	pods      cache.SharedIndexInformer
 	// usage is every node's usage, kept by the pod informer's events.
 	usage *usageLedger
 	// usageSynced reports when usage has seen the pods' first list.
@@ -72,7 +72,8 @@ func WithResourceQuotaEstimate() Option {
 func New(cluster string, kube kubernetes.Interface, opts ...Option) *Estimator {
 	factory := informers.NewSharedInformerFactory(kube, 0)
 	nodes := factory.Core().V1().Nodes()
-	nodes.Informer()
+	table := newNodeTable(nodes.Lister())
+	_, _ = nodes.Informer().AddEventHandler(table.handler()) // cannot fail: the informer has not started
 	pods := coreinformers.NewFilteredPodInformer(kube, metav1.NamespaceAll, 0,
 		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		func(o *metav1.ListOptions) {
@@ -84,7 +85,7 @@ func New(cluster string, kube kubernetes.Interface, opts ...Option) *Estimator {
 	_ = pods.SetTransform(slimPod) // cannot fail: the informer has not started
 	usage := newUsageLedger()
 	registration, _ := pods.AddEventHandler(usage.handler())
-	e := &Estimator{cluster: cluster, kube: kube, factory: factory, nodes: nodes.Lister(), pods: pods,
+	e := &Estimator{cluster: cluster, kube: kube, factory: factory, nodeTable: table, pods: pods,
 		usage: usage, usageSynced: registration.HasSynced, now: time.Now}
 	for _, o := range opts {
 		o(e)
@@ -128,15 +129,15 @@ func (e *Estimator) checkCluster(cluster string) error {
 
 // snapshot is the free capacity of every node now.
 func (e *Estimator) snapshot(ctx context.Context) ([]nodeCapacity, error) {
-	nodes, err := e.nodes.List(labels.Everything())
+	nodes, allocatable, listed, err := e.nodeTable.current()
 	if err != nil {
-		return nil, status.Errorf(codes.Internal, "list nodes: %v", err)
+		return nil, err
 	}
-	slices.SortFunc(nodes, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
-	out := make([]nodeCapacity, 0, len(nodes))
+	out := make([]nodeCapacity, len(nodes))
+	amounts := make([]resourceAmount, 0, listed)
 	e.usage.read(func() {
-		for _, n := range nodes {
-			out = append(out, e.usage.freeOn(n))
+		for i, n := range nodes {
+			out[i], amounts = e.usage.freeOn(n, allocatable[i], amounts)
 		}
 	})
 	return out, interrupted(ctx)

@@ -99,21 +99,22 @@ func (l *usageLedger) handler() cache.ResourceEventHandler {
 	}
 }
 
-// freeOn returns node n's free capacity: its allocatable less the usage
-// recorded for it. Callers hold the read lock (see read).
-func (l *usageLedger) freeOn(n *corev1.Node) nodeCapacity {
-	c := nodeCapacity{node: n, free: make(map[corev1.ResourceName]int64, len(n.Status.Allocatable))}
-	for name, q := range n.Status.Allocatable {
-		c.free[name] = amount(name, q)
-	}
-	c.pods = c.free[corev1.ResourcePods]
+// freeOn returns node n's free capacity: its allocatable amounts less the
+// usage recorded for it, appended to amounts (see snapshot). Callers hold
+// the read lock (see read).
+func (l *usageLedger) freeOn(n *corev1.Node, allocatable resourceAmounts, amounts []resourceAmount) (nodeCapacity, []resourceAmount) {
+	start := len(amounts)
+	amounts = append(amounts, allocatable...)
+	c := nodeCapacity{node: n, free: amounts[start:len(amounts):len(amounts)]}
+	c.pods = c.free.get(corev1.ResourcePods)
 	if u := l.byNode[n.Name]; u != nil {
 		c.pods -= u.pods
 		for name, v := range u.requests {
-			c.free[name] -= v
+			// A resource the node does not list holds nothing either way.
+			c.free.sub(name, v)
 		}
 	}
-	return c
+	return c, amounts
 }
 
 // read runs f under the ledger's read lock.

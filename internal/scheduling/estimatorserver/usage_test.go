@@ -25,8 +25,13 @@ func TestUsageLedgerTakesBackWhatAPodAdded(t *testing.T) {
 	h.OnAdd(pod("done", "n1", "7", corev1.PodSucceeded), true)
 	free := func() (int64, int64) {
 		var c nodeCapacity
-		l.read(func() { c = l.freeOn(node("n1", "16", nil)) })
-		return c.free[corev1.ResourceCPU], c.pods
+		n := node("n1", "16", nil)
+		_, allocatable, _, err := newNodeTable(listerOf(t, n)).current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.read(func() { c, _ = l.freeOn(n, allocatable[0], nil) })
+		return c.free.get(corev1.ResourceCPU), c.pods
 	}
 	if cpu, pods := free(); cpu != 13000 || pods != 108 {
 		t.Fatalf("after two running pods: cpu %d pods %d, want 13000 and 108", cpu, pods)

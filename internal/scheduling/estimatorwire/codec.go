@@ -20,8 +20,15 @@ type Codec struct{}
 
 var deterministic = proto.MarshalOptions{Deterministic: true}
 
+// Encoded is a message already encoded (as Codec.Marshal would): Marshal
+// writes it as is. It lets a caller encode what many requests share once.
+type Encoded []byte
+
 // Marshal implements encoding.Codec.
 func (Codec) Marshal(v any) ([]byte, error) {
+	if e, ok := v.(Encoded); ok {
+		return e, nil
+	}
 	m, ok := v.(proto.Message)
 	if !ok {
 		return nil, fmt.Errorf("estimator codec: cannot marshal %T", v)

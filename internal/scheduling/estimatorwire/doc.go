@@ -10,7 +10,9 @@
 // deterministically), Kubernetes objects (Quantity, NodeSelector,
 // Toleration) embedded as their own protobuf bytes. Karmada always writes
 // the required embedded messages (replicaRequirements, resource); Propel's
-// client sets them so that it does too.
+// client sets them so that it does too. A caller sending one request to
+// many estimators encodes what they share once (SharedRequest) and hands
+// the codec each one's bytes (Encoded), which it writes as they are.
 //
 // Decoding is for untrusted input: before the generated code decodes a
 // request, the codec scans its bytes and refuses it when a list or map is

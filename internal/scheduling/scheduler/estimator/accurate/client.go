@@ -130,11 +130,22 @@ func (e *Estimator) Start(ctx context.Context) error {
 // EstimateClusters implements estimator.BatchEstimator: the replicas (or,
 // for a binding with components, the component sets) each cluster's
 // estimator can hold, asked concurrently under one timeout;
-// UnauthenticReplica where there is no answer.
+// UnauthenticReplica where there is no answer. The request is encoded
+// once; each cluster's differs only by its name (estimateRequest.For).
 func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64 {
 	out := make([]int64, len(clusters))
 	for i := range out {
 		out[i] = estimator.UnauthenticReplica
+	}
+	var req estimateRequest
+	var err error
+	if len(spec.Components) > 0 {
+		req, err = componentSetsRequest(spec.Resource.Namespace, spec.Components)
+	} else {
+		req, err = replicasRequest(spec.ReplicaRequirements)
+	}
+	if err != nil {
+		return out
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.Timeout)
 	defer cancel()
@@ -146,14 +157,7 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 			continue
 		}
 		wg.Go(func() {
-			var n int32
-			var err error
-			if len(spec.Components) > 0 {
-				n, err = e.MaxAvailableComponentSets(ctx, c.Name, spec.Resource.Namespace, spec.Components)
-			} else {
-				n, err = e.MaxAvailableReplicas(ctx, c.Name, spec.ReplicaRequirements)
-			}
-			if err == nil {
+			if n, err := e.estimate(ctx, c.Name, req); err == nil {
 				out[i] = int64(n)
 			}
 		})
@@ -162,36 +166,71 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 	return out
 }
 
+// estimateRequest is an estimate request encoded once for every cluster
+// of a decision.
+type estimateRequest struct {
+	// componentSets tells a MaxAvailableComponentSets request from a
+	// MaxAvailableReplicas one.
+	componentSets bool
+	shared        estimatorwire.SharedRequest
+}
+
+// replicasRequest is the MaxAvailableReplicas request for rr.
+func replicasRequest(rr *workv1alpha2.ReplicaRequirements) (estimateRequest, error) {
+	reqs, err := replicaRequirements(rr)
+	if err != nil {
+		return estimateRequest{}, err
+	}
+	shared, err := estimatorwire.EncodeShared(&pb.MaxAvailableReplicasRequest{ReplicaRequirements: reqs})
+	return estimateRequest{shared: shared}, err
+}
+
+// componentSetsRequest is the MaxAvailableComponentSets request for the
+// components cs in namespace.
+func componentSetsRequest(namespace string, cs []workv1alpha2.Component) (estimateRequest, error) {
+	comps, err := components(cs)
+	if err != nil {
+		return estimateRequest{}, err
+	}
+	shared, err := estimatorwire.EncodeShared(&pb.MaxAvailableComponentSetsRequest{Namespace: namespace, Components: comps})
+	return estimateRequest{componentSets: true, shared: shared}, err
+}
+
+// estimate sends req to cluster's estimator and returns its answer.
+func (e *Estimator) estimate(ctx context.Context, cluster string, req estimateRequest) (int32, error) {
+	msg := req.shared.For(cluster)
+	if req.componentSets {
+		var res pb.MaxAvailableComponentSetsResponse
+		err := e.call(ctx, cluster, "MaxAvailableComponentSets", func(conn grpc.ClientConnInterface) error {
+			return conn.Invoke(ctx, service.Estimator_MaxAvailableComponentSets_FullMethodName, msg, &res, grpc.StaticMethod())
+		})
+		return res.GetMaxSets(), err
+	}
+	var res pb.MaxAvailableReplicasResponse
+	err := e.call(ctx, cluster, "MaxAvailableReplicas", func(conn grpc.ClientConnInterface) error {
+		return conn.Invoke(ctx, service.Estimator_MaxAvailableReplicas_FullMethodName, msg, &res, grpc.StaticMethod())
+	})
+	return res.GetMaxReplicas(), err
+}
+
 // MaxAvailableReplicas asks cluster's estimator how many replicas needing
 // rr it can hold.
 func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements) (int32, error) {
-	req := &pb.MaxAvailableReplicasRequest{Cluster: cluster}
-	var err error
-	if req.ReplicaRequirements, err = replicaRequirements(rr); err != nil {
+	req, err := replicasRequest(rr)
+	if err != nil {
 		return 0, err
 	}
-	var res *pb.MaxAvailableReplicasResponse
-	err = e.call(ctx, cluster, "MaxAvailableReplicas", func(c service.EstimatorClient) (err error) {
-		res, err = c.MaxAvailableReplicas(ctx, req)
-		return err
-	})
-	return res.GetMaxReplicas(), err
+	return e.estimate(ctx, cluster, req)
 }
 
 // MaxAvailableComponentSets asks cluster's estimator how many complete
 // sets of components it can hold.
 func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, namespace string, cs []workv1alpha2.Component) (int32, error) {
-	comps, err := components(cs)
+	req, err := componentSetsRequest(namespace, cs)
 	if err != nil {
 		return 0, err
 	}
-	req := &pb.MaxAvailableComponentSetsRequest{Cluster: cluster, Namespace: namespace, Components: comps}
-	var res *pb.MaxAvailableComponentSetsResponse
-	err = e.call(ctx, cluster, "MaxAvailableComponentSets", func(c service.EstimatorClient) (err error) {
-		res, err = c.MaxAvailableComponentSets(ctx, req)
-		return err
-	})
-	return res.GetMaxSets(), err
+	return e.estimate(ctx, cluster, req)
 }
 
 // GetUnschedulableReplicas asks cluster's estimator how many replicas of
@@ -203,8 +242,8 @@ func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, cluster string
 	}
 	req := &pb.UnschedulableReplicasRequest{Cluster: cluster, Resource: ref, UnschedulableThreshold: int64(threshold)}
 	var res *pb.UnschedulableReplicasResponse
-	err := e.call(ctx, cluster, "GetUnschedulableReplicas", func(c service.EstimatorClient) (err error) {
-		res, err = c.GetUnschedulableReplicas(ctx, req)
+	err := e.call(ctx, cluster, "GetUnschedulableReplicas", func(conn grpc.ClientConnInterface) (err error) {
+		res, err = service.NewEstimatorClient(conn).GetUnschedulableReplicas(ctx, req)
 		return err
 	})
 	return res.GetUnschedulableReplicas(), err
@@ -213,14 +252,14 @@ func (e *Estimator) GetUnschedulableReplicas(ctx context.Context, cluster string
 // call runs invoke, one RPC named method, on cluster's estimator,
 // recording the metrics and logging when the estimator starts or stops
 // failing.
-func (e *Estimator) call(ctx context.Context, cluster, method string, invoke func(service.EstimatorClient) error) error {
+func (e *Estimator) call(ctx context.Context, cluster, method string, invoke func(grpc.ClientConnInterface) error) error {
 	t, conn, err := e.connection(ctx, cluster)
 	if err != nil {
 		callsTotal.WithLabelValues(method, "unresolved").Inc()
 		return err
 	}
 	start := e.now()
-	err = invoke(service.NewEstimatorClient(conn))
+	err = invoke(conn)
 	callDuration.WithLabelValues(method).Observe(e.now().Sub(start).Seconds())
 	if err != nil {
 		err = fmt.Errorf("estimator of cluster %s at %s: %s: %w", cluster, t.addr, method, err)
