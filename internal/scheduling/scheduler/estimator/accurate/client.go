@@ -53,6 +53,9 @@ type Estimator struct {
 	mu      sync.Mutex
 	targets map[string]*target
 	closed  bool
+	// assumedOverLimit logs, once, that a request could not carry every
+	// assumed workload.
+	assumedOverLimit sync.Once
 }
 
 // target is one cluster's estimator: its resolved address and connection.
@@ -129,9 +132,10 @@ func (e *Estimator) Start(ctx context.Context) error {
 
 // EstimateClusters implements estimator.BatchEstimator: the replicas (or,
 // for a binding with components, the component sets) each cluster's
-// estimator can hold, asked concurrently under one timeout;
+// estimator can hold, asked concurrently under one timeout, with the
+// workloads assumed on that cluster when assumed is not nil;
 // UnauthenticReplica where there is no answer.
-func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64 {
+func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec, assumed estimator.Assumptions) []int64 {
 	out := make([]int64, len(clusters))
 	for i := range out {
 		out[i] = estimator.UnauthenticReplica
@@ -145,13 +149,17 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 		if e.opts.DisableInPullMode && c.Spec.SyncMode == clusterv1alpha1.Pull {
 			continue
 		}
+		var onCluster []estimator.AssumedWorkload
+		if assumed != nil {
+			onCluster = assumed.AssumedWorkloads(c.Name)
+		}
 		wg.Go(func() {
 			var n int32
 			var err error
 			if len(spec.Components) > 0 {
-				n, err = e.MaxAvailableComponentSets(ctx, c.Name, spec.Resource.Namespace, spec.Components)
+				n, err = e.MaxAvailableComponentSets(ctx, c.Name, spec.Resource.Namespace, spec.Components, onCluster...)
 			} else {
-				n, err = e.MaxAvailableReplicas(ctx, c.Name, spec.ReplicaRequirements)
+				n, err = e.MaxAvailableReplicas(ctx, c.Name, spec.ReplicaRequirements, onCluster...)
 			}
 			if err == nil {
 				out[i] = int64(n)
@@ -163,11 +171,14 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 }
 
 // MaxAvailableReplicas asks cluster's estimator how many replicas needing
-// rr it can hold.
-func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements) (int32, error) {
+// rr it can hold besides the assumed workloads (newest first).
+func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements, assumed ...estimator.AssumedWorkload) (int32, error) {
 	req := &pb.MaxAvailableReplicasRequest{Cluster: cluster}
 	var err error
 	if req.ReplicaRequirements, err = replicaRequirements(rr); err != nil {
+		return 0, err
+	}
+	if req.AssumedWorkloads, err = e.assumedWorkloads(cluster, assumed, 0); err != nil {
 		return 0, err
 	}
 	var res *pb.MaxAvailableReplicasResponse
@@ -179,19 +190,43 @@ func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr
 }
 
 // MaxAvailableComponentSets asks cluster's estimator how many complete
-// sets of components it can hold.
-func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, namespace string, cs []workv1alpha2.Component) (int32, error) {
+// sets of components it can hold besides the assumed workloads (newest
+// first).
+func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, namespace string, cs []workv1alpha2.Component, assumed ...estimator.AssumedWorkload) (int32, error) {
 	comps, err := components(cs)
 	if err != nil {
 		return 0, err
 	}
 	req := &pb.MaxAvailableComponentSetsRequest{Cluster: cluster, Namespace: namespace, Components: comps}
+	if req.AssumedWorkloads, err = e.assumedWorkloads(cluster, assumed, len(comps)); err != nil {
+		return 0, err
+	}
 	var res *pb.MaxAvailableComponentSetsResponse
 	err = e.call(ctx, cluster, "MaxAvailableComponentSets", func(c service.EstimatorClient) (err error) {
 		res, err = c.MaxAvailableComponentSets(ctx, req)
 		return err
 	})
 	return res.GetMaxSets(), err
+}
+
+// assumedWorkloads converts the workloads assumed on cluster for a request
+// with ownComponents components, logging the first time some must be left
+// out.
+func (e *Estimator) assumedWorkloads(cluster string, assumed []estimator.AssumedWorkload, ownComponents int) ([]*pb.AssumedWorkload, error) {
+	if len(assumed) == 0 {
+		return nil, nil
+	}
+	out, left, err := convertAssumed(assumed, ownComponents)
+	if err != nil {
+		return nil, fmt.Errorf("estimate on cluster %s: %w", cluster, err)
+	}
+	if left > 0 {
+		e.assumedOverLimit.Do(func() {
+			e.logger.Info("more assumed workloads than an estimator request holds; the oldest are not sent (logged once)",
+				"cluster", klog.KRef("", cluster), "sent", len(out), "left", left)
+		})
+	}
+	return out, nil
 }
 
 // GetUnschedulableReplicas asks cluster's estimator how many replicas of
