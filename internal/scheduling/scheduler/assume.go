@@ -254,10 +254,16 @@ func (a *assumeCache) workloadOn(spec *workv1alpha2.ResourceBindingSpec, tc work
 		return w, false
 	}
 	c := workv1alpha2.Component{Name: spec.Resource.Name, Replicas: tc.Replicas}
-	if rr := spec.ReplicaRequirements; rr != nil {
+	switch rr := spec.ReplicaRequirements; {
+	case rr == nil:
+	case a.overcommitProtection:
+		// Kept, and sent to the estimators, for minutes: a copy.
 		c.ReplicaRequirements = &workv1alpha2.ComponentReplicaRequirements{
 			NodeClaim: rr.NodeClaim.DeepCopy(), ResourceRequest: rr.ResourceRequest.DeepCopy(), PriorityClassName: rr.PriorityClassName,
 		}
+	default:
+		// Only summed into the totals, as they were before.
+		c.ReplicaRequirements = &workv1alpha2.ComponentReplicaRequirements{ResourceRequest: rr.ResourceRequest}
 	}
 	w.Components = []workv1alpha2.Component{c}
 	return w, true

@@ -55,8 +55,9 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 	h.s.observeGroups(e.ObjectNew)
 	// Before the generation check: the status does not bump it.
 	if b, ok := wrap(e.ObjectNew); ok {
-		h.s.assumed.observeApplied(key, b.status)
-		if old, ok := wrap(e.ObjectOld); ok {
+		if !h.s.assumed.overcommitProtection {
+			h.s.assumed.observeApplied(key, b.status)
+		} else if old, ok := wrap(e.ObjectOld); ok {
 			h.s.assumed.observeHealth(key, old.status, b.status)
 		}
 	}
