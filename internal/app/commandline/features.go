@@ -50,10 +50,13 @@ const (
 	// their ResourceBindings, and the scheduler co-locates or separates
 	// the members of a group.
 	WorkloadAffinity featuregate.Feature = "WorkloadAffinity"
-	// ControllerPriorityQueue and SchedulingOvercommitProtection are
-	// accepted without effect (see inactiveGates).
-	ControllerPriorityQueue        featuregate.Feature = "ControllerPriorityQueue"
+	// SchedulingOvercommitProtection makes the scheduler remember the
+	// workloads it placed until they are Healthy, deduct them from its
+	// estimates and send them to the accurate estimators.
 	SchedulingOvercommitProtection featuregate.Feature = "SchedulingOvercommitProtection"
+	// ControllerPriorityQueue is accepted without effect (see
+	// inactiveGates).
+	ControllerPriorityQueue featuregate.Feature = "ControllerPriorityQueue"
 )
 
 // karmadaGates is Karmada's table of its own gates (v1.16 line). The
@@ -79,7 +82,7 @@ var karmadaGates = map[featuregate.Feature]featuregate.FeatureSpec{
 
 // inactiveGates are the Karmada gates Propel accepts without acting on
 // them.
-var inactiveGates = []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection}
+var inactiveGates = []featuregate.Feature{ControllerPriorityQueue}
 
 // NewFeatureGates returns a feature gate (k8s.io/component-base) that
 // knows Karmada's gates and the logging gates, every one at its default.

@@ -41,12 +41,13 @@ func TestFeatureGatesFlagSetsAndRejects(t *testing.T) {
 	}
 	usage := fs.Lookup("feature-gates").Usage
 	for _, want := range []string{"PropagateDeps=true|false (BETA - default=true)", "PropagationPolicyPreemption=true|false (ALPHA - default=false)",
-		"SchedulingOvercommitProtection=true|false (ALPHA - default=false) [accepted, no effect in Propel]"} {
+		"ControllerPriorityQueue=true|false (BETA - default=true) [accepted, no effect in Propel]"} {
 		if !strings.Contains(usage, want) {
 			t.Errorf("usage lacks %q:\n%s", want, usage)
 		}
 	}
-	for _, implemented := range []string{"PropagateDeps=true|false (BETA - default=true) [", "WorkloadAffinity=true|false (ALPHA - default=false) ["} {
+	for _, implemented := range []string{"PropagateDeps=true|false (BETA - default=true) [", "WorkloadAffinity=true|false (ALPHA - default=false) [",
+		"SchedulingOvercommitProtection=true|false (ALPHA - default=false) ["} {
 		if strings.Contains(usage, implemented) {
 			t.Errorf("usage marks an implemented gate:\n%s", usage)
 		}
@@ -80,12 +81,12 @@ func TestInactiveGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := InactiveGates(fg)
-	if want := []featuregate.Feature{ControllerPriorityQueue, SchedulingOvercommitProtection}; !slices.Equal(got, want) {
+	if want := []featuregate.Feature{ControllerPriorityQueue}; !slices.Equal(got, want) {
 		t.Errorf("inactive %v, want %v", got, want)
 	}
 	var lines []string
 	WarnInactiveGates(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}), fg)
-	if len(lines) != 2 || !strings.Contains(lines[0], `"featureGate"="ControllerPriorityQueue"`) || !strings.Contains(lines[0], `"value"=false`) {
+	if len(lines) != 1 || !strings.Contains(lines[0], `"featureGate"="ControllerPriorityQueue"`) || !strings.Contains(lines[0], `"value"=false`) {
 		t.Errorf("warnings %q, want one per inactive gate with its value", lines)
 	}
 }

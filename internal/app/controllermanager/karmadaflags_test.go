@@ -92,7 +92,8 @@ var stockArgs = []string{
 
 func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	o, fs := commandLine()
-	if err := fs.Parse(stockArgs); err != nil {
+	// The stock gates set no inactive gate; one is added to see it warned.
+	if err := fs.Parse(append(stockArgs, "--feature-gates=ControllerPriorityQueue=false")); err != nil {
 		t.Fatalf("Karmada's stock arguments: %v", err)
 	}
 	if err := NewControllerRegistry().Validate(o.Controllers); err != nil {
@@ -105,7 +106,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	logger := funcr.New(func(prefix, args string) { lines = append(lines, args) }, funcr.Options{})
 	o.WarnInactive(logger)
 	all := strings.Join(lines, "\n")
-	for _, want := range []string{`"featureGate"="SchedulingOvercommitProtection"`} {
+	for _, want := range []string{`"featureGate"="ControllerPriorityQueue"`} {
 		if strings.Count(all, want) != 1 {
 			t.Errorf("warnings name %s %d times, want once:\n%s", want, strings.Count(all, want), all)
 		}
@@ -113,7 +114,7 @@ func TestStockArgumentsParseAndWarnOnce(t *testing.T) {
 	for _, implemented := range []string{"PropagationPolicyPreemption", "PropagateDeps", `"--v"`, "cluster-status-update-frequency", `"controller"="binding"`,
 		"--enable-no-execute-taint-eviction", `"featureGate"="Failover"`,
 		`"controller"="hpaScaleTargetMarker"`, `"controller"="deploymentReplicasSyncer"`, `"featureGate"="FederatedQuotaEnforcement"`,
-		`"featureGate"="WorkloadAffinity"`,
+		`"featureGate"="WorkloadAffinity"`, `"featureGate"="SchedulingOvercommitProtection"`,
 		`"featureGate"="MultiClusterService"`, `"controller"="serviceExport"`, `"controller"="endpointsliceDispatch"`} {
 		if strings.Contains(all, implemented) {
 			t.Errorf("warnings name %s, which Propel implements:\n%s", implemented, all)

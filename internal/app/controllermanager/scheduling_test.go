@@ -49,5 +49,8 @@ func TestInProcessSchedulerWiredAsPropelScheduler(t *testing.T) {
 		if gated := sm.FeatureGates.Enabled(commandline.WorkloadAffinity); gated != own.WorkloadAffinity {
 			t.Errorf("%v: workload affinity filters %v, want %v", args, own.WorkloadAffinity, gated)
 		}
+		if gated := sm.FeatureGates.Enabled(commandline.SchedulingOvercommitProtection); gated != own.OvercommitProtection {
+			t.Errorf("%v: overcommit protection %v, want %v", args, own.OvercommitProtection, gated)
+		}
 	}
 }

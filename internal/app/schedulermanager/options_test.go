@@ -79,7 +79,8 @@ var stockArgs = []string{
 
 func TestStockArguments(t *testing.T) {
 	o, fs := commandLine()
-	if err := fs.Parse(stockArgs); err != nil {
+	// The stock gates set no inactive gate; one is added to see it warned.
+	if err := fs.Parse(append(stockArgs, "--feature-gates=ControllerPriorityQueue=false")); err != nil {
 		t.Fatalf("Karmada's stock arguments: %v", err)
 	}
 	if o.LeaderElectResourceName != "karmada-scheduler" || o.HealthProbeBindAddress != "10.0.0.1:10351" {
@@ -88,11 +89,13 @@ func TestStockArguments(t *testing.T) {
 	var lines []string
 	o.WarnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
 	all := strings.Join(lines, "\n")
-	if !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
-		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)
+	if !strings.Contains(all, `"featureGate"="ControllerPriorityQueue"`) {
+		t.Errorf("no warning for the inactive gate ControllerPriorityQueue:\n%s", all)
 	}
-	if strings.Contains(all, `"featureGate"="WorkloadAffinity"`) {
-		t.Errorf("a warning for WorkloadAffinity, which the scheduler implements:\n%s", all)
+	for _, implemented := range []string{"WorkloadAffinity", "SchedulingOvercommitProtection"} {
+		if strings.Contains(all, `"featureGate"="`+implemented+`"`) {
+			t.Errorf("a warning for %s, which the scheduler implements:\n%s", implemented, all)
+		}
 	}
 	if err := fs.Parse([]string{"--scheduler-estimator-prot=1"}); err == nil {
 		t.Error("a typo was accepted")

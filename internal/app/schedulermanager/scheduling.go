@@ -68,6 +68,7 @@ func SchedulerOptions(s Scheduling, gates featuregate.FeatureGate, c client.Clie
 		DisableResourceModels:          !gates.Enabled(commandline.CustomizedClusterResourceModeling),
 		IgnorePriority:                 !gates.Enabled(commandline.PriorityBasedScheduling),
 		WorkloadAffinity:               gates.Enabled(commandline.WorkloadAffinity),
+		OvercommitProtection:           gates.Enabled(commandline.SchedulingOvercommitProtection),
 		Accurate:                       estimators,
 	}
 	if gates.Enabled(commandline.FederatedQuotaEnforcement) {

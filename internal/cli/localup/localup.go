@@ -101,11 +101,13 @@ func DefaultDir() string {
 // Topology returns the members: one fake node each, as each kind cluster of
 // Karmada's e2e environment has one node (a DaemonSet runs one pod per
 // member), of different sizes and in two regions, so scheduling by region
-// and by available replicas means something.
+// and by available replicas means something. member1's node has fewer
+// than 10 CPUs, as the kind node of a 4-CPU CI runner: Karmada's
+// estimator node spec must fill it with at most 50 workloads of 200m.
 func Topology(n int) []localenv.MemberOptions {
 	regions := []string{"region-a", "region-b", "region-b", "region-c"}
 	sizes := []localenv.NodeSpec{
-		{CPU: "12", Memory: "48Gi", Pods: "220"},
+		{CPU: "8", Memory: "48Gi", Pods: "220"},
 		{CPU: "16", Memory: "64Gi", Pods: "110"},
 		{CPU: "4", Memory: "16Gi", Pods: "60"},
 	}

@@ -26,6 +26,11 @@ func TestTopologyOneNodePerMember(t *testing.T) {
 		}
 		cpus[n.CPU] = true
 	}
+	// Karmada's EstimatorAssumption node spec fills member1 with at most
+	// 50 workloads of 200m.
+	if q := resource.MustParse(members[0].Nodes[0].CPU); q.Cmp(resource.MustParse("10")) >= 0 {
+		t.Errorf("member1's node has %s CPUs; 50 x 200m must not fit", q.String())
+	}
 	if len(cpus) < 3 {
 		t.Errorf("the first three members' nodes have cpus %v, want three sizes", cpus)
 	}

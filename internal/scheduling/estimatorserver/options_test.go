@@ -31,7 +31,8 @@ func TestStockArguments(t *testing.T) {
 	fs.SetOutput(&strings.Builder{})
 	o.AddFlags(fs)
 	commandline.AddLoggingFlags(fs)
-	if err := fs.Parse(stockArgs); err != nil {
+	// The stock gates set no inactive gate; one is added to see it warned.
+	if err := fs.Parse(append(stockArgs, "--feature-gates=ControllerPriorityQueue=false")); err != nil {
 		t.Fatalf("Karmada's stock estimator arguments: %v", err)
 	}
 	if o.ClusterName != "member1" || o.HealthProbeBindAddress != "10.0.0.1:10351" {
@@ -39,8 +40,14 @@ func TestStockArguments(t *testing.T) {
 	}
 	var lines []string
 	o.WarnInactive(funcr.New(func(_, args string) { lines = append(lines, args) }, funcr.Options{}))
-	if all := strings.Join(lines, "\n"); !strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
-		t.Errorf("no warning for the inactive gate SchedulingOvercommitProtection:\n%s", all)
+	all := strings.Join(lines, "\n")
+	if !strings.Contains(all, `"featureGate"="ControllerPriorityQueue"`) {
+		t.Errorf("no warning for the inactive gate ControllerPriorityQueue:\n%s", all)
+	}
+	// The estimator deducts the assumed workloads a scheduler sends, which
+	// it sends with the gate on.
+	if strings.Contains(all, `"featureGate"="SchedulingOvercommitProtection"`) {
+		t.Errorf("a warning for SchedulingOvercommitProtection, which Propel implements:\n%s", all)
 	}
 	if err := fs.Parse([]string{"--feature-gates=Bogus=true"}); err == nil || !strings.Contains(err.Error(), "Bogus") {
 		t.Errorf("unknown gate: %v, want an error naming it", err)

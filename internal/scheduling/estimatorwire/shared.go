@@ -56,3 +56,38 @@ func (s SharedRequest) For(cluster string) Encoded {
 	b = protowire.AppendString(b, cluster)
 	return append(b, s...)
 }
+
+// The number of the assumed workloads in each estimate request: the
+// highest of both, so the workloads assumed on one cluster can follow the
+// shared bytes.
+var (
+	replicasAssumedField      = assumedField(&pb.MaxAvailableReplicasRequest{})
+	componentSetsAssumedField = assumedField(&pb.MaxAvailableComponentSetsRequest{})
+)
+
+func assumedField(m proto.Message) protowire.Number {
+	return m.ProtoReflect().Descriptor().Fields().ByName("assumedWorkloads").Number()
+}
+
+// WithAssumed appends the workloads assumed on one cluster to msg, a
+// request's encoding from For (componentSets tells which request). It is
+// byte for byte what Codec writes for the request holding them.
+func WithAssumed(msg Encoded, componentSets bool, assumed []*pb.AssumedWorkload) (Encoded, error) {
+	if len(assumed) == 0 {
+		return msg, nil
+	}
+	field := replicasAssumedField
+	if componentSets {
+		field = componentSetsAssumedField
+	}
+	out := append([]byte(nil), msg...)
+	for _, w := range assumed {
+		b, err := deterministic.Marshal(w)
+		if err != nil {
+			return nil, fmt.Errorf("encode assumed workload of namespace %q: %w", w.GetNamespace(), err)
+		}
+		out = protowire.AppendTag(out, field, protowire.BytesType)
+		out = protowire.AppendBytes(out, b)
+	}
+	return out, nil
+}

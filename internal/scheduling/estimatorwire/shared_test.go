@@ -56,3 +56,49 @@ func TestEncodeSharedRefuses(t *testing.T) {
 		t.Error("a request that is not an estimate was encoded as shared")
 	}
 }
+
+// TestSharedRequestWithAssumed checks that the workloads assumed on one
+// cluster, appended to the shared request completed for it, give the
+// encoding of the whole request holding them.
+func TestSharedRequestWithAssumed(t *testing.T) {
+	assumed := []*pb.AssumedWorkload{
+		{Namespace: "ns1", Components: benchComponentSets().GetComponents()},
+		{Namespace: "", Components: nil},
+		{Namespace: "ns2", Components: benchComponentSets().GetComponents()[:1]},
+	}
+	for _, req := range []proto.Message{sampleReplicasRequest(), benchComponentSets()} {
+		_, componentSets := req.(*pb.MaxAvailableComponentSetsRequest)
+		full := proto.Clone(req)
+		setCluster(full, "member1")
+		switch r := full.(type) {
+		case *pb.MaxAvailableReplicasRequest:
+			r.AssumedWorkloads = assumed
+		case *pb.MaxAvailableComponentSetsRequest:
+			r.AssumedWorkloads = assumed
+		}
+		want := marshal(t, full)
+		unnamed := proto.Clone(req)
+		setCluster(unnamed, "")
+		switch r := unnamed.(type) {
+		case *pb.MaxAvailableReplicasRequest:
+			r.AssumedWorkloads = nil
+		case *pb.MaxAvailableComponentSetsRequest:
+			r.AssumedWorkloads = nil
+		}
+		shared, err := EncodeShared(unnamed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, err := WithAssumed(shared.For("member1"), componentSets, assumed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Codec{}.Marshal(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%T with assumed workloads:\ngot  %x\nwant %x", req, got, want)
+		}
+	}
+}

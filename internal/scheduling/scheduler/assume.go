@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/propel-mc/propel/internal/scheduling/scheduler/estimator"
 	"github.com/propel-mc/propel/internal/scheduling/scheduler/framework"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/propel-mc/propel/pkg/apis/work/v1alpha2"
@@ -17,6 +20,11 @@ import (
 // the workload applied when the cluster's resource summary never changes
 // (a member whose status is not collected, or one that cannot run pods).
 const appliedGrace = time.Minute
+
+// assumptionTTL is how long, with the SchedulingOvercommitProtection
+// gate, a binding's reservations last after its latest placement when no
+// cluster reports its workload Healthy (Karmada's assumption TTL).
+const assumptionTTL = 5 * time.Minute
 
 // assumeCache is what kube-scheduler calls assume: the replicas each
 // decision placed on each cluster, reserved until Cluster
@@ -28,12 +36,22 @@ const appliedGrace = time.Minute
 // reported the workload applied and the cluster's resource summary then
 // changes (the pods are counted there), at the latest appliedGrace after
 // the applied report.
+//
+// With the SchedulingOvercommitProtection gate (overcommitProtection) the
+// same cache follows Karmada's assumptions instead: only ResourceBindings
+// of workloads are reserved, those with components too (one set, as
+// written in the binding); a reservation ends when the binding is deleted
+// or placed elsewhere, when its cluster newly reports the workload
+// Healthy, or assumptionTTL after the binding's latest placement. The
+// reservations are then also sent to the accurate estimators as assumed
+// workloads (AssumedWorkloads), which deduct them themselves.
 type assumeCache struct {
 	decide sync.Mutex
 
-	mu       sync.Mutex
-	disabled bool
-	now      func() time.Time
+	mu                   sync.Mutex
+	disabled             bool
+	overcommitProtection bool
+	now                  func() time.Time
 	// byCluster holds the reservations per cluster and binding.
 	byCluster map[string]map[types.NamespacedName]*reservation
 	// byBinding lists the clusters a binding has reservations on.
@@ -44,6 +62,9 @@ type assumeCache struct {
 	// expireLocked last looked at them.
 	applied   int
 	lastSweep time.Time
+	// assumedAt is when each binding was last placed (gate on), for the
+	// TTL and for listing the newest first.
+	assumedAt map[types.NamespacedName]time.Time
 }
 
 // reserved is a cluster's total: pods, and per resource the amount (CPU in
@@ -54,19 +75,30 @@ type reserved struct {
 }
 
 func (t *reserved) add(r *reservation, sign int64) {
-	t.pods += sign * r.replicas
-	for name, q := range r.perReplica {
-		v := q.Value()
-		if name == corev1.ResourceCPU {
-			v = q.MilliValue()
+	for _, c := range r.workload.Components {
+		replicas := int64(c.Replicas)
+		if replicas <= 0 {
+			continue
 		}
-		t.amounts[name] += sign * v * r.replicas
+		t.pods += sign * replicas
+		if c.ReplicaRequirements == nil {
+			continue
+		}
+		for name, q := range c.ReplicaRequirements.ResourceRequest {
+			v := q.Value()
+			if name == corev1.ResourceCPU {
+				v = q.MilliValue()
+			}
+			t.amounts[name] += sign * v * replicas
+		}
 	}
 }
 
+// reservation is what one binding reserves on one cluster, as the
+// workload sent to the accurate estimators: its components, a
+// single-template workload being one component.
 type reservation struct {
-	replicas   int64
-	perReplica corev1.ResourceList
+	workload estimator.AssumedWorkload
 	// appliedAt is when the member first reported the workload applied.
 	appliedAt time.Time
 }
@@ -77,6 +109,7 @@ func newAssumeCache() *assumeCache {
 		byCluster: map[string]map[types.NamespacedName]*reservation{},
 		byBinding: map[types.NamespacedName][]string{},
 		totals:    map[string]*reserved{},
+		assumedAt: map[types.NamespacedName]time.Time{},
 	}
 }
 
@@ -100,11 +133,49 @@ func (a *assumeCache) Reserved(cluster string) (int64, corev1.ResourceList) {
 	return t.pods, out
 }
 
+// AssumedWorkloads implements estimator.Assumptions: the unexpired
+// workloads reserved on cluster, the most recently placed first.
+func (a *assumeCache) AssumedWorkloads(cluster string) []estimator.AssumedWorkload {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.now()
+	keys := make([]types.NamespacedName, 0, len(a.byCluster[cluster]))
+	for key := range a.byCluster[cluster] {
+		if now.Sub(a.assumedAt[key]) <= assumptionTTL {
+			keys = append(keys, key)
+		}
+	}
+	slices.SortFunc(keys, func(x, y types.NamespacedName) int {
+		if c := a.assumedAt[y].Compare(a.assumedAt[x]); c != 0 {
+			return c
+		}
+		return strings.Compare(x.String(), y.String())
+	})
+	out := make([]estimator.AssumedWorkload, len(keys))
+	for i, key := range keys {
+		out[i] = a.byCluster[cluster][key].workload
+	}
+	return out
+}
+
 // expireLocked ends, at most once a second, the reservations whose
-// applied report is older than appliedGrace.
+// applied report is older than appliedGrace, or with the gate those of
+// the bindings placed more than assumptionTTL ago.
 func (a *assumeCache) expireLocked() {
 	now := a.now()
-	if a.applied == 0 || now.Sub(a.lastSweep) < time.Second {
+	if now.Sub(a.lastSweep) < time.Second {
+		return
+	}
+	if a.overcommitProtection {
+		a.lastSweep = now
+		for key, at := range a.assumedAt {
+			if now.Sub(at) > assumptionTTL {
+				a.forgetLocked(key)
+			}
+		}
+		return
+	}
+	if a.applied == 0 {
 		return
 	}
 	a.lastSweep = now
@@ -117,27 +188,34 @@ func (a *assumeCache) expireLocked() {
 	}
 }
 
-// assume replaces the binding's reservations by clusters and returns how to
-// restore the previous ones (when the result could not be written).
-func (a *assumeCache) assume(key types.NamespacedName, spec *workv1alpha2.ResourceBindingSpec, clusters []workv1alpha2.TargetCluster) (undo func()) {
+// assume replaces the reservations of the binding key (namespaced for a
+// ResourceBinding) by clusters and returns how to restore the previous
+// ones (when the result could not be written).
+func (a *assumeCache) assume(key types.NamespacedName, namespaced bool, spec *workv1alpha2.ResourceBindingSpec, clusters []workv1alpha2.TargetCluster) (undo func()) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.disabled {
+		return func() {}
+	}
+	if a.overcommitProtection && (!namespaced || !spec.IsWorkload() || sameTargets(clusters, spec.Clusters)) {
+		// Karmada assumes when it writes a new result of a ResourceBinding
+		// of a workload; a decision that keeps spec.clusters writes none
+		// and leaves the reservations, and their age, as they are.
 		return func() {}
 	}
 	prev := map[string]*reservation{}
 	for _, c := range a.byBinding[key] {
 		prev[c] = a.byCluster[c][key]
 	}
+	prevAt, hadAt := a.assumedAt[key]
 	a.forgetLocked(key)
-	var perReplica corev1.ResourceList
-	if spec.ReplicaRequirements != nil {
-		perReplica = spec.ReplicaRequirements.ResourceRequest
-	}
 	for _, tc := range clusters {
-		if tc.Replicas > 0 {
-			a.addLocked(tc.Name, key, &reservation{replicas: int64(tc.Replicas), perReplica: perReplica})
+		if w, ok := a.workloadOn(spec, tc); ok {
+			a.addLocked(tc.Name, key, &reservation{workload: w})
 		}
+	}
+	if a.overcommitProtection && len(a.byBinding[key]) > 0 {
+		a.assumedAt[key] = a.now()
 	}
 	return func() {
 		a.mu.Lock()
@@ -146,21 +224,84 @@ func (a *assumeCache) assume(key types.NamespacedName, spec *workv1alpha2.Resour
 		for c, r := range prev {
 			a.addLocked(c, key, r)
 		}
+		if hadAt {
+			a.assumedAt[key] = prevAt
+		}
 	}
 }
 
+// sameTargets reports whether a and b place the same replicas on the same
+// clusters, in the same order.
+func sameTargets(a, b []workv1alpha2.TargetCluster) bool {
+	return slices.EqualFunc(a, b, func(x, y workv1alpha2.TargetCluster) bool { return x.Name == y.Name && x.Replicas == y.Replicas })
+}
+
+// workloadOn is what placing tc reserves: by default the replicas placed
+// there, none for a binding with components (placed without a count);
+// with the gate, as Karmada assumes, a binding's components as written,
+// or one component named after the resource with the replicas placed
+// there and the binding's replica requirements.
+func (a *assumeCache) workloadOn(spec *workv1alpha2.ResourceBindingSpec, tc workv1alpha2.TargetCluster) (estimator.AssumedWorkload, bool) {
+	w := estimator.AssumedWorkload{Namespace: spec.Resource.Namespace}
+	if a.overcommitProtection && len(spec.Components) > 0 {
+		w.Components = make([]workv1alpha2.Component, len(spec.Components))
+		for i := range spec.Components {
+			spec.Components[i].DeepCopyInto(&w.Components[i])
+		}
+		return w, true
+	}
+	if tc.Replicas <= 0 || (!a.overcommitProtection && len(spec.Components) > 0) {
+		return w, false
+	}
+	c := workv1alpha2.Component{Name: spec.Resource.Name, Replicas: tc.Replicas}
+	switch rr := spec.ReplicaRequirements; {
+	case rr == nil:
+	case a.overcommitProtection:
+		// Kept, and sent to the estimators, for minutes: a copy.
+		c.ReplicaRequirements = &workv1alpha2.ComponentReplicaRequirements{
+			NodeClaim: rr.NodeClaim.DeepCopy(), ResourceRequest: rr.ResourceRequest.DeepCopy(), PriorityClassName: rr.PriorityClassName,
+		}
+	default:
+		// Only summed into the totals, as they were before.
+		c.ReplicaRequirements = &workv1alpha2.ComponentReplicaRequirements{ResourceRequest: rr.ResourceRequest}
+	}
+	w.Components = []workv1alpha2.Component{c}
+	return w, true
+}
+
 // observeApplied notes the clusters that report the binding's workload
-// applied.
+// applied (without the gate: with it, only Healthy ends a reservation).
 func (a *assumeCache) observeApplied(key types.NamespacedName, status *workv1alpha2.ResourceBindingStatus) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.byBinding[key]) == 0 {
+	if a.overcommitProtection || len(a.byBinding[key]) == 0 {
 		return
 	}
 	for _, item := range status.AggregatedStatus {
 		if r := a.byCluster[item.ClusterName][key]; r != nil && item.Applied && r.appliedAt.IsZero() {
 			r.appliedAt = a.now()
 			a.applied++
+		}
+	}
+}
+
+// observeHealth ends, with the gate, the reservations of the binding key
+// on the clusters that report its workload Healthy in status and did not
+// in old: their pods run, and the estimators count them.
+func (a *assumeCache) observeHealth(key types.NamespacedName, old, status *workv1alpha2.ResourceBindingStatus) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.overcommitProtection || len(a.byBinding[key]) == 0 {
+		return
+	}
+	for _, item := range status.AggregatedStatus {
+		if item.Health != workv1alpha2.ResourceHealthy || a.byCluster[item.ClusterName][key] == nil {
+			continue
+		}
+		if !slices.ContainsFunc(old.AggregatedStatus, func(o workv1alpha2.AggregatedStatusItem) bool {
+			return o.ClusterName == item.ClusterName && o.Health == workv1alpha2.ResourceHealthy
+		}) {
+			a.removeLocked(item.ClusterName, key)
 		}
 	}
 }
@@ -188,6 +329,7 @@ func (a *assumeCache) forgetLocked(key types.NamespacedName) {
 	for _, c := range append([]string(nil), a.byBinding[key]...) {
 		a.removeLocked(c, key)
 	}
+	delete(a.assumedAt, key)
 }
 
 func (a *assumeCache) addLocked(cluster string, key types.NamespacedName, r *reservation) {
@@ -233,6 +375,7 @@ func (a *assumeCache) removeLocked(cluster string, key types.NamespacedName) {
 	}
 	if len(rest) == 0 {
 		delete(a.byBinding, key)
+		delete(a.assumedAt, key)
 	} else {
 		a.byBinding[key] = rest
 	}
@@ -251,7 +394,7 @@ func (s *Scheduler) scheduleAndAssume(b *binding, clusters []*clusterv1alpha1.Cl
 	}
 	// A FitError clears spec.clusters, and with it the reservations and
 	// the binding's place in its workload affinity groups.
-	undo := s.assumed.assume(b.key(), b.spec, out.result.Clusters)
+	undo := s.assumed.assume(b.key(), b.obj.Namespaced(), b.spec, out.result.Clusters)
 	if s.groups == nil || !b.obj.Namespaced() {
 		return out, undo
 	}

@@ -100,7 +100,7 @@ func TestAssumeCacheReleases(t *testing.T) {
 	a.now = func() time.Time { return now }
 	key := types.NamespacedName{Namespace: "ns", Name: "rb"}
 	spec := st.CPURequest(st.Spec(5, st.Dynamic(true)), "500m", "1Gi")
-	undo := a.assume(key, spec, st.Targets("a", 3, "b", 2))
+	undo := a.assume(key, true, spec, st.Targets("a", 3, "b", 2))
 	if pods, reqs := a.Reserved("a"); pods != 3 || reqs.Cpu().MilliValue() != 1500 || reqs.Memory().Value() != 3<<30 {
 		t.Fatalf("reserved on a: %d pods, %v", pods, reqs)
 	}
@@ -108,7 +108,7 @@ func TestAssumeCacheReleases(t *testing.T) {
 	if pods, _ := a.Reserved("a"); pods != 0 {
 		t.Fatalf("undo left %d pods reserved", pods)
 	}
-	a.assume(key, spec, st.Targets("a", 3, "b", 2))
+	a.assume(key, true, spec, st.Targets("a", 3, "b", 2))
 	// A summary change before the member applied the workload keeps it.
 	a.summaryChanged("a")
 	if pods, _ := a.Reserved("a"); pods != 3 {
@@ -128,7 +128,7 @@ func TestAssumeCacheReleases(t *testing.T) {
 	if pods, _ := a.Reserved("b"); pods != 0 {
 		t.Fatalf("b kept %d pods after the grace period", pods)
 	}
-	a.assume(key, spec, st.Targets("a", 1))
+	a.assume(key, true, spec, st.Targets("a", 1))
 	a.forget(key)
 	if len(a.byBinding) != 0 || len(a.byCluster) != 0 || len(a.totals) != 0 {
 		t.Fatalf("forget left state: %v %v %v", a.byBinding, a.byCluster, a.totals)

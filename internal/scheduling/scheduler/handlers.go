@@ -53,8 +53,13 @@ func (h *bindingHandler) Update(_ context.Context, e event.UpdateEvent, q queue)
 	key := types.NamespacedName{Namespace: e.ObjectNew.GetNamespace(), Name: e.ObjectNew.GetName()}
 	h.s.writes.Observe(key, e.ObjectNew.GetResourceVersion())
 	h.s.observeGroups(e.ObjectNew)
+	// Before the generation check: the status does not bump it.
 	if b, ok := wrap(e.ObjectNew); ok {
-		h.s.assumed.observeApplied(key, b.status)
+		if !h.s.assumed.overcommitProtection {
+			h.s.assumed.observeApplied(key, b.status)
+		} else if old, ok := wrap(e.ObjectOld); ok {
+			h.s.assumed.observeHealth(key, old.status, b.status)
+		}
 	}
 	if e.ObjectOld.GetGeneration() == e.ObjectNew.GetGeneration() {
 		return

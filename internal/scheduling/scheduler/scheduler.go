@@ -54,6 +54,11 @@ type Options struct {
 	// DisableAssume turns the assume cache off (see assumeCache): parallel
 	// workers may then overcommit clusters. For tests and comparisons only.
 	DisableAssume bool
+	// OvercommitProtection is the SchedulingOvercommitProtection gate
+	// (alpha): the assume cache follows Karmada's assumptions (components
+	// included, kept until the workload is Healthy) and sends them to the
+	// accurate estimators as assumed workloads.
+	OvercommitProtection bool
 	// DisableResourceModels turns off the general estimator's resource-model
 	// path (gate CustomizedClusterResourceModeling off).
 	DisableResourceModels bool
@@ -121,6 +126,15 @@ func New(opts Options) (*Scheduler, error) {
 	}
 	assumed := newAssumeCache()
 	assumed.disabled = opts.DisableAssume
+	assumed.overcommitProtection = opts.OvercommitProtection
+	est := &estimator.Set{
+		Estimators:   []estimator.Estimator{estimator.General{DisableResourceModels: opts.DisableResourceModels}},
+		Batch:        opts.Accurate,
+		Reservations: assumed,
+	}
+	if opts.OvercommitProtection {
+		est.Assumptions = assumed
+	}
 	var groups *workloadgroups.Index
 	var peers framework.WorkloadPeerLookup
 	if opts.WorkloadAffinity {
@@ -135,12 +149,8 @@ func New(opts Options) (*Scheduler, error) {
 		ignorePriority: opts.IgnorePriority,
 		quota:          opts.Quota,
 		core: &core.Scheduler{
-			Plugins: set,
-			Estimator: &estimator.Set{
-				Estimators:   []estimator.Estimator{estimator.General{DisableResourceModels: opts.DisableResourceModels}},
-				Batch:        opts.Accurate,
-				Reservations: assumed,
-			},
+			Plugins:                        set,
+			Estimator:                      est,
 			EnableEmptyWorkloadPropagation: opts.EnableEmptyWorkloadPropagation,
 			WorkloadPeers:                  peers,
 		},

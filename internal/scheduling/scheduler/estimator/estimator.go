@@ -29,9 +29,10 @@ type ComponentSetEstimator interface {
 // estimators that ask remote services concurrently under one deadline (the
 // accurate estimators, internal/scheduling/scheduler/estimator/accurate). It answers one
 // value per cluster, in order, UnauthenticReplica where it has no opinion
-// (no estimator for that cluster, or it failed).
+// (no estimator for that cluster, or it failed). When assumed is not nil
+// the estimator deducts each cluster's assumed workloads from its answer.
 type BatchEstimator interface {
-	EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64
+	EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec, assumed Assumptions) []int64
 }
 
 // Set runs its estimators and combines them the way Karmada does.
@@ -40,8 +41,14 @@ type Set struct {
 	// Batch estimators are asked after Estimators; their answers count the
 	// same way.
 	Batch []BatchEstimator
-	// Reservations, when set, are deducted from every cluster's estimate.
+	// Reservations, when set, are deducted from every cluster's estimate,
+	// except from the Batch answers when Assumptions is set.
 	Reservations Reservations
+	// Assumptions, when set (gate SchedulingOvercommitProtection), are
+	// given to the Batch estimators, which deduct them themselves, as
+	// Karmada's accurate estimators do; Reservations must then be the
+	// same workloads in total, so that nothing is deducted twice.
+	Assumptions Assumptions
 }
 
 // Default is the general estimator alone.
@@ -72,20 +79,49 @@ func (s *Set) Estimate(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.R
 			}
 		}
 	}
+	// The general answers and the batch answers are deducted separately:
+	// the batch estimators may have deducted the same workloads already.
+	// Deducting is monotone, so deducting both before taking the minimum
+	// is the same as deducting the minimum.
+	s.deductReservations(clusters, spec, out)
+	if len(s.Batch) == 0 {
+		return clampUnbounded(spec, out)
+	}
+	batch := make([]int64, len(clusters))
+	for i := range batch {
+		batch[i] = math.MaxInt32
+	}
 	for _, e := range s.Batch {
-		for i, n := range e.EstimateClusters(clusters, spec) {
-			if i < len(out) && n != UnauthenticReplica && n < out[i] {
-				out[i] = n
+		for i, n := range e.EstimateClusters(clusters, spec, s.Assumptions) {
+			if i < len(batch) && n != UnauthenticReplica && n < batch[i] {
+				batch[i] = n
 			}
 		}
 	}
-	if s.Reservations != nil {
-		for i, c := range clusters {
-			if pods, reqs := s.Reservations.Reserved(c.Name); pods > 0 {
-				out[i] = deductFrom(out[i], pods, reqs, spec)
-			}
+	if s.Assumptions == nil {
+		s.deductReservations(clusters, spec, batch)
+	}
+	for i := range out {
+		out[i] = min(out[i], batch[i])
+	}
+	return clampUnbounded(spec, out)
+}
+
+// deductReservations lowers each cluster's estimate in out by what is
+// reserved on it.
+func (s *Set) deductReservations(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec, out []int64) {
+	if s.Reservations == nil {
+		return
+	}
+	for i, c := range clusters {
+		if pods, reqs := s.Reservations.Reserved(c.Name); pods > 0 {
+			out[i] = deductFrom(out[i], pods, reqs, spec)
 		}
 	}
+}
+
+// clampUnbounded gives spec.replicas to the clusters no estimator bounded.
+func clampUnbounded(spec *workv1alpha2.ResourceBindingSpec, out []int64) []int64 {
 	for i := range out {
 		if out[i] == math.MaxInt32 {
 			out[i] = int64(spec.Replicas)

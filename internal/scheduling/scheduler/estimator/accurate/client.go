@@ -53,6 +53,9 @@ type Estimator struct {
 	mu      sync.Mutex
 	targets map[string]*target
 	closed  bool
+	// assumedOverLimit logs, once, that a request could not carry every
+	// assumed workload.
+	assumedOverLimit sync.Once
 }
 
 // target is one cluster's estimator: its resolved address and connection.
@@ -129,10 +132,12 @@ func (e *Estimator) Start(ctx context.Context) error {
 
 // EstimateClusters implements estimator.BatchEstimator: the replicas (or,
 // for a binding with components, the component sets) each cluster's
-// estimator can hold, asked concurrently under one timeout;
+// estimator can hold, asked concurrently under one timeout, with the
+// workloads assumed on that cluster when assumed is not nil;
 // UnauthenticReplica where there is no answer. The request is encoded
-// once; each cluster's differs only by its name (estimateRequest.For).
-func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec) []int64 {
+// once; each cluster's differs only by its name and the workloads assumed
+// there, its last fields (estimate).
+func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *workv1alpha2.ResourceBindingSpec, assumed estimator.Assumptions) []int64 {
 	out := make([]int64, len(clusters))
 	for i := range out {
 		out[i] = estimator.UnauthenticReplica
@@ -156,8 +161,12 @@ func (e *Estimator) EstimateClusters(clusters []*clusterv1alpha1.Cluster, spec *
 		if e.opts.DisableInPullMode && c.Spec.SyncMode == clusterv1alpha1.Pull {
 			continue
 		}
+		var onCluster []estimator.AssumedWorkload
+		if assumed != nil {
+			onCluster = assumed.AssumedWorkloads(c.Name)
+		}
 		wg.Go(func() {
-			if n, err := e.estimate(ctx, c.Name, req); err == nil {
+			if n, err := e.estimate(ctx, c.Name, req, onCluster); err == nil {
 				out[i] = int64(n)
 			}
 		})
@@ -172,6 +181,10 @@ type estimateRequest struct {
 	// componentSets tells a MaxAvailableComponentSets request from a
 	// MaxAvailableReplicas one.
 	componentSets bool
+	// ownComponents is the number of components the request carries
+	// itself, which the assumed workloads' share of a request's limit
+	// leaves out.
+	ownComponents int
 	shared        estimatorwire.SharedRequest
 }
 
@@ -193,44 +206,73 @@ func componentSetsRequest(namespace string, cs []workv1alpha2.Component) (estima
 		return estimateRequest{}, err
 	}
 	shared, err := estimatorwire.EncodeShared(&pb.MaxAvailableComponentSetsRequest{Namespace: namespace, Components: comps})
-	return estimateRequest{componentSets: true, shared: shared}, err
+	return estimateRequest{componentSets: true, ownComponents: len(comps), shared: shared}, err
 }
 
-// estimate sends req to cluster's estimator and returns its answer.
-func (e *Estimator) estimate(ctx context.Context, cluster string, req estimateRequest) (int32, error) {
-	msg := req.shared.For(cluster)
+// estimate sends req to cluster's estimator, with the workloads assumed
+// there (newest first), and returns its answer.
+func (e *Estimator) estimate(ctx context.Context, cluster string, req estimateRequest, assumed []estimator.AssumedWorkload) (int32, error) {
+	onCluster, err := e.assumedWorkloads(cluster, assumed, req.ownComponents)
+	if err != nil {
+		return 0, err
+	}
+	msg, err := estimatorwire.WithAssumed(req.shared.For(cluster), req.componentSets, onCluster)
+	if err != nil {
+		return 0, fmt.Errorf("estimate on cluster %s: %w", cluster, err)
+	}
 	if req.componentSets {
 		var res pb.MaxAvailableComponentSetsResponse
-		err := e.call(ctx, cluster, "MaxAvailableComponentSets", func(conn grpc.ClientConnInterface) error {
+		err = e.call(ctx, cluster, "MaxAvailableComponentSets", func(conn grpc.ClientConnInterface) error {
 			return conn.Invoke(ctx, service.Estimator_MaxAvailableComponentSets_FullMethodName, msg, &res, grpc.StaticMethod())
 		})
 		return res.GetMaxSets(), err
 	}
 	var res pb.MaxAvailableReplicasResponse
-	err := e.call(ctx, cluster, "MaxAvailableReplicas", func(conn grpc.ClientConnInterface) error {
+	err = e.call(ctx, cluster, "MaxAvailableReplicas", func(conn grpc.ClientConnInterface) error {
 		return conn.Invoke(ctx, service.Estimator_MaxAvailableReplicas_FullMethodName, msg, &res, grpc.StaticMethod())
 	})
 	return res.GetMaxReplicas(), err
 }
 
 // MaxAvailableReplicas asks cluster's estimator how many replicas needing
-// rr it can hold.
-func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements) (int32, error) {
+// rr it can hold besides the assumed workloads (newest first).
+func (e *Estimator) MaxAvailableReplicas(ctx context.Context, cluster string, rr *workv1alpha2.ReplicaRequirements, assumed ...estimator.AssumedWorkload) (int32, error) {
 	req, err := replicasRequest(rr)
 	if err != nil {
 		return 0, err
 	}
-	return e.estimate(ctx, cluster, req)
+	return e.estimate(ctx, cluster, req, assumed)
 }
 
 // MaxAvailableComponentSets asks cluster's estimator how many complete
-// sets of components it can hold.
-func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, namespace string, cs []workv1alpha2.Component) (int32, error) {
+// sets of components it can hold besides the assumed workloads (newest
+// first).
+func (e *Estimator) MaxAvailableComponentSets(ctx context.Context, cluster, namespace string, cs []workv1alpha2.Component, assumed ...estimator.AssumedWorkload) (int32, error) {
 	req, err := componentSetsRequest(namespace, cs)
 	if err != nil {
 		return 0, err
 	}
-	return e.estimate(ctx, cluster, req)
+	return e.estimate(ctx, cluster, req, assumed)
+}
+
+// assumedWorkloads converts the workloads assumed on cluster for a request
+// with ownComponents components, logging the first time some must be left
+// out.
+func (e *Estimator) assumedWorkloads(cluster string, assumed []estimator.AssumedWorkload, ownComponents int) ([]*pb.AssumedWorkload, error) {
+	if len(assumed) == 0 {
+		return nil, nil
+	}
+	out, left, err := convertAssumed(assumed, ownComponents)
+	if err != nil {
+		return nil, fmt.Errorf("estimate on cluster %s: %w", cluster, err)
+	}
+	if left > 0 {
+		e.assumedOverLimit.Do(func() {
+			e.logger.Info("more assumed workloads than an estimator request holds; the oldest are not sent (logged once)",
+				"cluster", klog.KRef("", cluster), "sent", len(out), "left", left)
+		})
+	}
+	return out, nil
 }
 
 // GetUnschedulableReplicas asks cluster's estimator how many replicas of

@@ -122,7 +122,7 @@ func TestEstimateClustersSendsEachClusterItsRequest(t *testing.T) {
 			for _, s := range servers {
 				s.requests, s.objects = nil, nil
 			}
-			got := acc.EstimateClusters(clusters, tc.spec)
+			got := acc.EstimateClusters(clusters, tc.spec, nil)
 			if want := []int64{10, 20, 30}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 				t.Errorf("answers %v, want %v", got, want)
 			}
@@ -141,7 +141,7 @@ func TestEstimateClustersSendsEachClusterItsRequest(t *testing.T) {
 	}
 
 	unreachable := []*clusterv1alpha1.Cluster{{ObjectMeta: metav1.ObjectMeta{Name: "m-none"}}}
-	if got := acc.EstimateClusters(unreachable, &workv1alpha2.ResourceBindingSpec{Resource: ref, Replicas: 5, ReplicaRequirements: rr}); got[0] != estimator.UnauthenticReplica {
+	if got := acc.EstimateClusters(unreachable, &workv1alpha2.ResourceBindingSpec{Resource: ref, Replicas: 5, ReplicaRequirements: rr}, nil); got[0] != estimator.UnauthenticReplica {
 		t.Errorf("cluster without an estimator: got %d, want %d", got[0], estimator.UnauthenticReplica)
 	}
 }
