@@ -2,7 +2,6 @@ package managerbase
 
 import (
 	"github.com/spf13/pflag"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
@@ -52,14 +51,14 @@ func (s *Serving) AddFlags(fs *pflag.FlagSet, f ServingFlags) {
 	}
 }
 
-// MetricsOptions serves metrics on MetricsBindAddress, over HTTPS with
-// controller-runtime's authentication and authorization filter when
-// MetricsSecure is on.
+// MetricsOptions serves metrics on MetricsBindAddress, over HTTPS behind
+// the control plane's authentication and authorization (metricsauth.go)
+// when MetricsSecure is on.
 func (s Serving) MetricsOptions() metricsserver.Options {
 	opts := metricsserver.Options{BindAddress: s.MetricsBindAddress}
 	if s.MetricsSecure {
 		opts.SecureServing = true
-		opts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		opts.FilterProvider = authenticatedMetrics
 		opts.CertDir = s.MetricsCertDir
 	}
 	return opts
