@@ -27,9 +27,9 @@ func resources(kv ...string) corev1.ResourceList {
 func memberPod(i int) *corev1.Pod {
 	now := metav1.NewTime(time.Unix(1700000000, 0))
 	ctr := corev1.Container{Name: "app", Image: fmt.Sprintf("registry.example.com/team/app:v1.%d", i%7),
-		Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
-		Env:   []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}},
-		Resources: corev1.ResourceRequirements{Requests: resources("cpu", "100m", "memory", "128Mi"), Limits: resources("cpu", "500m", "memory", "256Mi")},
+		Ports:        []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+		Env:          []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}},
+		Resources:    corev1.ResourceRequirements{Requests: resources("cpu", "100m", "memory", "128Mi"), Limits: resources("cpu", "500m", "memory", "256Mi")},
 		VolumeMounts: []corev1.VolumeMount{{Name: "kube-api-access", MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", ReadOnly: true}},
 	}
 	return &corev1.Pod{
@@ -61,9 +61,9 @@ func memberNode(i int) *corev1.Node {
 		Status: corev1.NodeStatus{
 			Capacity:    resources("cpu", "8", "memory", "32Gi", "pods", "110", "ephemeral-storage", "100Gi"),
 			Allocatable: resources("cpu", "7800m", "memory", "31Gi", "pods", "110", "ephemeral-storage", "95Gi"),
-			Conditions: []corev1.NodeCondition{{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionFalse}, {Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
-			Images:     []corev1.ContainerImage{{Names: []string{"registry.example.com/team/app:v1"}, SizeBytes: 1 << 27}},
-			NodeInfo:   corev1.NodeSystemInfo{KubeletVersion: "v1.36.3", OSImage: "Linux"},
+			Conditions:  []corev1.NodeCondition{{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionFalse}, {Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
+			Images:      []corev1.ContainerImage{{Names: []string{"registry.example.com/team/app:v1"}, SizeBytes: 1 << 27}},
+			NodeInfo:    corev1.NodeSystemInfo{KubeletVersion: "v1.36.3", OSImage: "Linux"},
 		},
 	}
 }
