@@ -24,7 +24,7 @@ func TestRecordInformerListsPagesAndWatches(t *testing.T) {
 	var pages atomic.Int32
 	fw := watch.NewFake()
 	lw := &cache.ListWatch{
-		ListFunc: func(opts metav1.ListOptions) (runtime.Object, error) {
+		ListWithContextFunc: func(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			pages.Add(1)
 			// Pages of two, as the API server returns them for a limit.
 			from := 0
@@ -38,7 +38,7 @@ func TestRecordInformerListsPagesAndWatches(t *testing.T) {
 			}
 			return page, nil
 		},
-		WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return fw, nil },
+		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return fw, nil },
 	}
 	// The fake serves no streaming list: the reflector lists in pages.
 	inf := cache.NewSharedIndexInformer(newRecordListWatch(cache.ToListWatcherWithWatchListSemantics(lw, noWatchList{}), podListRecord),
