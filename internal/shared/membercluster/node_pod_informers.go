@@ -19,15 +19,9 @@ import (
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
-// NodePodTransforms trim Nodes and Pods before they are cached. The reader
-// of the informers passes them: it knows which fields it reads.
-type NodePodTransforms struct {
-	Node cache.TransformFunc
-	Pod  cache.TransformFunc
-}
-
 // NodePodInformers is the Node and Pod informer pair of one member cluster.
-// It runs until its Cluster goes away or its connection changes.
+// It runs until its Cluster goes away or its connection changes. Their
+// stores hold *NodeRecord and *PodRecord items (see node_pod_records.go).
 type NodePodInformers struct {
 	// key identifies the connection the informers use.
 	key    string
@@ -44,9 +38,8 @@ type NodePodInformers struct {
 // starting them with m's config on first use. They are restarted only when
 // the connection changes (endpoint, credentials, proxy, or the Cluster was
 // recreated), not when unrelated spec fields such as taints change: a
-// restart re-lists every Pod of the member. The transforms apply to a
-// newly started pair only.
-func (i *Informers) NodesAndPods(cluster *clusterv1alpha1.Cluster, m *Member, trim NodePodTransforms) (*NodePodInformers, error) {
+// restart re-lists every Pod of the member.
+func (i *Informers) NodesAndPods(cluster *clusterv1alpha1.Cluster, m *Member) (*NodePodInformers, error) {
 	key := connectionKey(cluster, m.Config)
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -57,7 +50,7 @@ func (i *Informers) NodesAndPods(cluster *clusterv1alpha1.Cluster, m *Member, tr
 		np.stop()
 		delete(i.nodePods, cluster.Name)
 	}
-	np, err := startNodePodInformers(key, m.Config, trim)
+	np, err := startNodePodInformers(key, m.Config)
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: node and pod informers: %w", cluster.Name, err)
 	}
@@ -92,7 +85,7 @@ func connectionKey(cluster *clusterv1alpha1.Cluster, cfg *rest.Config) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func startNodePodInformers(key string, cfg *rest.Config, trim NodePodTransforms) (*NodePodInformers, error) {
+func startNodePodInformers(key string, cfg *rest.Config) (*NodePodInformers, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.Timeout = 0 // watches are long requests; the reflector bounds them itself
 	// The core/v1 client alone: client-go's clientset and informer
@@ -102,14 +95,14 @@ func startNodePodInformers(key string, cfg *rest.Config, trim NodePodTransforms)
 		return nil, err
 	}
 	np := &NodePodInformers{key: key,
-		Nodes: cache.NewSharedIndexInformer(cache.NewListWatchFromClient(core.RESTClient(), "nodes", metav1.NamespaceAll, fields.Everything()), &corev1.Node{}, 0, cache.Indexers{}),
-		Pods:  cache.NewSharedIndexInformer(cache.NewListWatchFromClient(core.RESTClient(), "pods", metav1.NamespaceAll, fields.Everything()), &corev1.Pod{}, 0, cache.Indexers{}),
+		Nodes: cache.NewSharedIndexInformer(newRecordListWatch(cache.NewListWatchFromClient(core.RESTClient(), "nodes", metav1.NamespaceAll, fields.Everything()), nodeListRecord),
+			&corev1.Node{}, 0, cache.Indexers{}),
+		Pods: cache.NewSharedIndexInformer(newRecordListWatch(cache.NewListWatchFromClient(core.RESTClient(), "pods", metav1.NamespaceAll, fields.Everything()), podListRecord),
+			&corev1.Pod{}, 0, cache.Indexers{}),
 	}
-	for inf, transform := range map[cache.SharedIndexInformer]cache.TransformFunc{np.Nodes: trim.Node, np.Pods: trim.Pod} {
-		if transform != nil {
-			if err := inf.SetTransform(transform); err != nil {
-				return nil, err
-			}
+	for inf, transform := range map[cache.SharedIndexInformer]cache.TransformFunc{np.Nodes: nodeRecord, np.Pods: podRecord} {
+		if err := inf.SetTransform(transform); err != nil {
+			return nil, err
 		}
 		if _, err := inf.AddEventHandler(np.countChanges()); err != nil {
 			return nil, err

@@ -48,7 +48,7 @@ func TestNodePodInformersLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatalf("clients: %v", err)
 		}
-		np, err := informers.NodesAndPods(c, m, NodePodTransforms{})
+		np, err := informers.NodesAndPods(c, m)
 		if err != nil {
 			t.Fatalf("node and pod informers: %v", err)
 		}

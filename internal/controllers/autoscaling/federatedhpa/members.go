@@ -50,7 +50,7 @@ func (r *Reconciler) readMember(ctx context.Context, cluster *clusterv1alpha1.Cl
 	if err != nil {
 		return nil, err
 	}
-	np, err := r.informers.NodesAndPods(cluster, m, membercluster.NodePodTrim)
+	np, err := r.informers.NodesAndPods(cluster, m)
 	if err != nil {
 		return nil, err
 	}
@@ -76,10 +76,12 @@ func (r *Reconciler) readMember(ctx context.Context, cluster *clusterv1alpha1.Cl
 	if st.selector, err = labels.Parse(st.rawSel); err != nil {
 		return st, nil
 	}
+	// The cache keeps pod records; the replica calculation reads Pods,
+	// rebuilt for the selected pods only.
 	for _, obj := range np.Pods.GetStore().List() {
-		pod, ok := obj.(*corev1.Pod)
-		if ok && pod.Namespace == namespace && st.selector.Matches(labels.Set(pod.Labels)) {
-			st.pods = append(st.pods, pod)
+		rec, ok := obj.(*membercluster.PodRecord)
+		if ok && rec.Namespace() == namespace && st.selector.Matches(rec.Labels()) {
+			st.pods = append(st.pods, rec.Pod())
 		}
 	}
 	return st, nil

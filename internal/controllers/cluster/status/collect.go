@@ -60,7 +60,7 @@ func (r *Reconciler) collect(ctx context.Context, cluster *clusterv1alpha1.Clust
 // collectSummary sets nodeSummary and resourceSummary from the member's
 // informers, once they hold a complete list.
 func (r *Reconciler) collectSummary(ctx context.Context, cluster *clusterv1alpha1.Cluster, m *membercluster.Member, desired *clusterv1alpha1.ClusterStatus) {
-	np, err := r.informers.NodesAndPods(cluster, m, nodePodTrim)
+	np, err := r.informers.NodesAndPods(cluster, m)
 	if err != nil {
 		log.FromContext(ctx).Error(err, "cannot start member informers")
 		return

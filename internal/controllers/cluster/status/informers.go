@@ -3,15 +3,9 @@ package status
 import (
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/propel-mc/propel/internal/shared/membercluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
-
-// nodePodTrim keeps what the summary (and the FederatedHPA controller,
-// which shares the informers) reads of Nodes and Pods.
-var nodePodTrim = membercluster.NodePodTrim
 
 // summaries keeps, per cluster, the last summary computed from its Node
 // and Pod informers.
@@ -42,14 +36,14 @@ func (s *summaries) of(cluster *clusterv1alpha1.Cluster, np *membercluster.NodeP
 		return m.summary
 	}
 	objs := np.Nodes.GetStore().List()
-	nodes := make([]*corev1.Node, 0, len(objs))
+	nodes := make([]*membercluster.NodeRecord, 0, len(objs))
 	for _, o := range objs {
-		nodes = append(nodes, o.(*corev1.Node))
+		nodes = append(nodes, o.(*membercluster.NodeRecord))
 	}
 	objs = np.Pods.GetStore().List()
-	pods := make([]*corev1.Pod, 0, len(objs))
+	pods := make([]*membercluster.PodRecord, 0, len(objs))
 	for _, o := range objs {
-		pods = append(pods, o.(*corev1.Pod))
+		pods = append(pods, o.(*membercluster.PodRecord))
 	}
 	sum := summarize(nodes, pods, modelsOf(cluster))
 	s.mu.Lock()

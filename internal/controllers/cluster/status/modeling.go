@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/propel-mc/propel/internal/shared/membercluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
@@ -58,14 +59,14 @@ var defaultModels = func() []clusterv1alpha1.ResourceModel {
 // of the last grade whose min is at most what is available. Nodes without
 // a free pod slot are not counted (Karmada stops the scan there instead,
 // which makes the result depend on list order; see the package tests).
-func modelings(models []clusterv1alpha1.ResourceModel, nodes []*corev1.Node, perNode map[string]amounts) []clusterv1alpha1.AllocatableModeling {
+func modelings(models []clusterv1alpha1.ResourceModel, nodes []*membercluster.NodeRecord, perNode map[string]amounts) []clusterv1alpha1.AllocatableModeling {
 	if len(models) == 0 {
 		return nil
 	}
 	counts := make([]int, len(models))
 	for _, n := range nodes {
-		avail := available(n, perNode[n.Name])
-		if used := perNode[n.Name]; used != nil && avail[corev1.ResourcePods] <= 0 {
+		avail := available(n, perNode[n.Name()])
+		if used := perNode[n.Name()]; used != nil && avail[corev1.ResourcePods] <= 0 {
 			continue
 		}
 		counts[gradeIndex(models, avail)]++
@@ -78,9 +79,9 @@ func modelings(models []clusterv1alpha1.ResourceModel, nodes []*corev1.Node, per
 }
 
 // available is allocatable minus used, for the resources the node has.
-func available(n *corev1.Node, used amounts) amounts {
+func available(n *membercluster.NodeRecord, used amounts) amounts {
 	avail := amounts{}
-	avail.add(n.Status.Allocatable)
+	n.Allocatable.AddTo(avail)
 	for name, v := range used {
 		if _, ok := avail[name]; ok {
 			avail[name] -= v
@@ -96,7 +97,7 @@ func gradeIndex(models []clusterv1alpha1.ResourceModel, avail amounts) int {
 		name := corev1.ResourceName(r.Name)
 		last := 0
 		for i := 1; i < len(models); i++ {
-			if lo, ok := rangeMin(models[i], r.Name); !ok || amountOf(name, lo) <= avail[name] {
+			if lo, ok := rangeMin(models[i], r.Name); !ok || membercluster.AmountOf(name, lo) <= avail[name] {
 				last = i
 			}
 		}

@@ -3,56 +3,15 @@ package status
 import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/propel-mc/propel/internal/shared/membercluster"
 )
 
-// amounts are resource quantities in integer units: millicores for cpu,
-// plain units (bytes, counts) for everything else. Summing pod requests in
-// int64 keeps the summary cheap on clusters with many pods.
+// amounts are resource quantities in the units of membercluster.Amounts:
+// millicores for cpu, plain units (bytes, counts) for everything else.
+// Summing pod requests in int64 keeps the summary cheap on clusters with
+// many pods.
 type amounts map[corev1.ResourceName]int64
-
-// amountOf converts q to the unit amounts uses for name.
-func amountOf(name corev1.ResourceName, q resource.Quantity) int64 {
-	if name == corev1.ResourceCPU {
-		return q.MilliValue()
-	}
-	return q.Value()
-}
-
-func (a amounts) add(list corev1.ResourceList) {
-	for name, q := range list {
-		a[name] += amountOf(name, q)
-	}
-}
-
-// max raises every resource of a to at least the value in list.
-func (a amounts) max(list corev1.ResourceList) {
-	for name, q := range list {
-		if v := amountOf(name, q); v > a[name] {
-			a[name] = v
-		}
-	}
-}
-
-func (a amounts) addAmounts(b amounts) {
-	for name, v := range b {
-		a[name] += v
-	}
-}
-
-// podRequests is the effective request of a pod as the scheduler sees it:
-// the sum of its containers' requests, raised per resource to the largest
-// init container request, plus the pod overhead.
-func podRequests(spec *corev1.PodSpec) amounts {
-	r := amounts{}
-	for i := range spec.Containers {
-		r.add(spec.Containers[i].Resources.Requests)
-	}
-	for i := range spec.InitContainers {
-		r.max(spec.InitContainers[i].Resources.Requests)
-	}
-	r.add(spec.Overhead)
-	return r
-}
 
 // standardResources are always present in allocated and allocating, zero
 // or not, as Karmada reports them.
@@ -91,14 +50,30 @@ func isHugePages(name corev1.ResourceName) bool {
 	return len(name) > len(prefix) && name[:len(prefix)] == prefix
 }
 
-// sumLists adds lists exactly, keeping every resource name and format.
-func sumLists(dst corev1.ResourceList, src corev1.ResourceList) {
-	for name, q := range src {
-		if cur, ok := dst[name]; ok {
-			cur.Add(q)
-			dst[name] = cur
-		} else {
-			dst[name] = q.DeepCopy()
+// formattedSum adds amounts keeping, per resource, the format of the
+// first one, as summing their Quantities would.
+type formattedSum struct {
+	values  amounts
+	formats map[corev1.ResourceName]resource.Format
+}
+
+func newFormattedSum() formattedSum {
+	return formattedSum{values: amounts{}, formats: map[corev1.ResourceName]resource.Format{}}
+}
+
+func (s formattedSum) add(a *membercluster.Amounts) {
+	a.Each(func(name corev1.ResourceName, v int64, f resource.Format) {
+		if _, ok := s.formats[name]; !ok {
+			s.formats[name] = f
 		}
+		s.values[name] += v
+	})
+}
+
+func (s formattedSum) resourceList() corev1.ResourceList {
+	out := make(corev1.ResourceList, len(s.values))
+	for name, v := range s.values {
+		out[name] = membercluster.QuantityOf(name, v, s.formats[name])
 	}
+	return out
 }

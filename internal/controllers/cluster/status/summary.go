@@ -3,6 +3,7 @@ package status
 import (
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/propel-mc/propel/internal/shared/membercluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
@@ -17,12 +18,12 @@ type summary struct {
 //   - allocated sums the effective requests of non-terminal pods bound to
 //     a node, allocating those of pods not bound yet, each with a pods count;
 //   - allocatableModelings counts nodes per grade of models.
-func summarize(nodes []*corev1.Node, pods []*corev1.Pod, models []clusterv1alpha1.ResourceModel) summary {
-	allocatable := corev1.ResourceList{}
+func summarize(nodes []*membercluster.NodeRecord, pods []*membercluster.PodRecord, models []clusterv1alpha1.ResourceModel) summary {
+	allocatable := newFormattedSum()
 	ready := int32(0)
 	for _, n := range nodes {
-		sumLists(allocatable, n.Status.Allocatable)
-		if nodeReady(n) {
+		allocatable.add(&n.Allocatable)
+		if n.Ready {
 			ready++
 		}
 	}
@@ -30,7 +31,7 @@ func summarize(nodes []*corev1.Node, pods []*corev1.Pod, models []clusterv1alpha
 	return summary{
 		nodes: &clusterv1alpha1.NodeSummary{TotalNum: int32(len(nodes)), ReadyNum: ready},
 		resources: &clusterv1alpha1.ResourceSummary{
-			Allocatable:          allocatable,
+			Allocatable:          allocatable.resourceList(),
 			Allocated:            allocated.resourceList(),
 			Allocating:           allocating.resourceList(),
 			AllocatableModelings: modelings(models, nodes, perNode),
@@ -38,41 +39,34 @@ func summarize(nodes []*corev1.Node, pods []*corev1.Pod, models []clusterv1alpha
 	}
 }
 
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func terminal(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+func terminal(p *membercluster.PodRecord) bool {
+	return p.Phase == corev1.PodSucceeded || p.Phase == corev1.PodFailed
 }
 
 // podUsage sums pod requests: allocated (bound, non-terminal), allocating
 // (not bound yet, non-terminal) and the allocated usage per node, each
-// including a pods count.
-func podUsage(pods []*corev1.Pod) (allocated, allocating amounts, perNode map[string]amounts) {
+// including a pods count. The records carry each pod's effective request
+// precomputed, so this allocates per node, not per pod.
+func podUsage(pods []*membercluster.PodRecord) (allocated, allocating amounts, perNode map[string]amounts) {
 	allocated, allocating, perNode = amounts{}, amounts{}, map[string]amounts{}
 	for _, p := range pods {
 		if terminal(p) {
 			continue
 		}
-		req := podRequests(&p.Spec)
-		req[corev1.ResourcePods]++
-		if p.Spec.NodeName == "" {
-			allocating.addAmounts(req)
+		if p.NodeName == "" {
+			p.Requests().AddTo(allocating)
+			allocating[corev1.ResourcePods]++
 			continue
 		}
-		allocated.addAmounts(req)
-		onNode := perNode[p.Spec.NodeName]
+		p.Requests().AddTo(allocated)
+		allocated[corev1.ResourcePods]++
+		onNode := perNode[p.NodeName]
 		if onNode == nil {
 			onNode = amounts{}
-			perNode[p.Spec.NodeName] = onNode
+			perNode[p.NodeName] = onNode
 		}
-		onNode.addAmounts(req)
+		p.Requests().AddTo(onNode)
+		onNode[corev1.ResourcePods]++
 	}
 	return allocated, allocating, perNode
 }

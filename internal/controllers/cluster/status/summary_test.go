@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/propel-mc/propel/internal/shared/membercluster"
 	clusterv1alpha1 "github.com/propel-mc/propel/pkg/apis/cluster/v1alpha1"
 )
 
@@ -19,18 +20,18 @@ func list(kv ...string) corev1.ResourceList {
 	return out
 }
 
-func node(name string, ready bool, kv ...string) *corev1.Node {
+func node(name string, ready bool, kv ...string) *membercluster.NodeRecord {
 	status := corev1.ConditionFalse
 	if ready {
 		status = corev1.ConditionTrue
 	}
-	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: corev1.NodeStatus{
+	return membercluster.NodeRecordOf(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: corev1.NodeStatus{
 		Allocatable: list(kv...),
 		Conditions:  []corev1.NodeCondition{{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionTrue}, {Type: corev1.NodeReady, Status: status}},
-	}}
+	}})
 }
 
-func pod(nodeName string, phase corev1.PodPhase, containers, inits []corev1.ResourceList, overhead corev1.ResourceList) *corev1.Pod {
+func pod(nodeName string, phase corev1.PodPhase, containers, inits []corev1.ResourceList, overhead corev1.ResourceList) *membercluster.PodRecord {
 	p := &corev1.Pod{Spec: corev1.PodSpec{NodeName: nodeName, Overhead: overhead}, Status: corev1.PodStatus{Phase: phase}}
 	for _, r := range containers {
 		p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Resources: corev1.ResourceRequirements{Requests: r}})
@@ -38,14 +39,16 @@ func pod(nodeName string, phase corev1.PodPhase, containers, inits []corev1.Reso
 	for _, r := range inits {
 		p.Spec.InitContainers = append(p.Spec.InitContainers, corev1.Container{Resources: corev1.ResourceRequirements{Requests: r}})
 	}
-	return p
+	return membercluster.PodRecordOf(p)
 }
 
 func TestPodRequestsContainersVersusInitPlusOverhead(t *testing.T) {
 	p := pod("", "", []corev1.ResourceList{list("cpu", "100m", "memory", "64Mi"), list("cpu", "200m", "nvidia.com/gpu", "1")},
 		[]corev1.ResourceList{list("cpu", "500m", "memory", "32Mi"), list("cpu", "50m", "memory", "128Mi")},
 		list("cpu", "10m", "memory", "1Mi"))
-	got := podRequests(&p.Spec).resourceList()
+	req := amounts{}
+	p.Requests().AddTo(req)
+	got := req.resourceList()
 	// cpu: max(300m, 500m)+10m; memory: max(64Mi, 128Mi)+1Mi; gpu: 1.
 	want := list("cpu", "510m", "memory", "129Mi", "nvidia.com/gpu", "1", "ephemeral-storage", "0", "pods", "0")
 	if !equality.Semantic.DeepEqual(got, want) {
@@ -54,11 +57,11 @@ func TestPodRequestsContainersVersusInitPlusOverhead(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
-	nodes := []*corev1.Node{
+	nodes := []*membercluster.NodeRecord{
 		node("n1", true, "cpu", "8", "memory", "32Gi", "pods", "110", "hugepages-2Mi", "1Gi"),
 		node("n2", false, "cpu", "3500m", "memory", "8Gi", "pods", "10"),
 	}
-	pods := []*corev1.Pod{
+	pods := []*membercluster.PodRecord{
 		pod("n1", corev1.PodRunning, []corev1.ResourceList{list("cpu", "1", "memory", "1Gi")}, nil, nil),
 		pod("n2", corev1.PodPending, []corev1.ResourceList{list("cpu", "500m")}, nil, nil),
 		pod("n1", corev1.PodSucceeded, []corev1.ResourceList{list("cpu", "4")}, nil, nil),
@@ -114,7 +117,7 @@ func TestAllocatableModelings(t *testing.T) {
 		model(1, "cpu", "1", "2", "memory", "4Gi", "16Gi"),
 		model(2, "cpu", "2", "100", "memory", "16Gi", "1Ti"),
 	}
-	nodes := []*corev1.Node{
+	nodes := []*membercluster.NodeRecord{
 		node("big", true, "cpu", "8", "memory", "32Gi", "pods", "110"),     // grade 2
 		node("used", true, "cpu", "8", "memory", "32Gi", "pods", "110"),    // 7 cpu used: grade 0 by cpu
 		node("cpu-rich", true, "cpu", "4", "memory", "6Gi", "pods", "110"), // grade 1 by memory
@@ -122,7 +125,7 @@ func TestAllocatableModelings(t *testing.T) {
 		node("after-full", true, "cpu", "64", "memory", "256Gi", "pods", "110"),
 		node("tiny", true, "cpu", "500m", "memory", "1Gi", "pods", "110"), // grade 0
 	}
-	pods := []*corev1.Pod{
+	pods := []*membercluster.PodRecord{
 		pod("used", corev1.PodRunning, []corev1.ResourceList{list("cpu", "7500m")}, nil, nil),
 		pod("full", corev1.PodRunning, []corev1.ResourceList{list("cpu", "1")}, nil, nil),
 		pod("big", corev1.PodSucceeded, []corev1.ResourceList{list("cpu", "8")}, nil, nil), // terminal: frees its share
@@ -141,9 +144,9 @@ func TestModelingsIndependentOfNodeOrder(t *testing.T) {
 	models := modelsOf(&clusterv1alpha1.Cluster{})
 	full := node("full", true, "cpu", "8", "memory", "32Gi", "pods", "1")
 	other := node("other", true, "cpu", "8", "memory", "32Gi", "pods", "110")
-	pods := []*corev1.Pod{pod("full", corev1.PodRunning, nil, nil, nil)}
-	a := summarize([]*corev1.Node{full, other}, pods, models).resources.AllocatableModelings
-	b := summarize([]*corev1.Node{other, full}, pods, models).resources.AllocatableModelings
+	pods := []*membercluster.PodRecord{pod("full", corev1.PodRunning, nil, nil, nil)}
+	a := summarize([]*membercluster.NodeRecord{full, other}, pods, models).resources.AllocatableModelings
+	b := summarize([]*membercluster.NodeRecord{other, full}, pods, models).resources.AllocatableModelings
 	if !equality.Semantic.DeepEqual(a, b) || a[3].Count != 1 {
 		t.Fatalf("order-dependent or wrong modelings: %+v vs %+v", a, b)
 	}
@@ -165,7 +168,7 @@ func TestDefaultModels(t *testing.T) {
 		t.Errorf("grade 8: %v", m[8].Ranges)
 	}
 	// An 8-CPU 32Gi node is grade 3: cpu grade 4 [8,16), memory grade 3 [32Gi,64Gi).
-	got := summarize([]*corev1.Node{node("n", true, "cpu", "8", "memory", "32Gi", "pods", "110")}, nil, m).resources.AllocatableModelings
+	got := summarize([]*membercluster.NodeRecord{node("n", true, "cpu", "8", "memory", "32Gi", "pods", "110")}, nil, m).resources.AllocatableModelings
 	if got[3].Count != 1 || got[3].Grade != 3 {
 		t.Fatalf("modelings %+v", got)
 	}
