@@ -3,10 +3,12 @@ package membercluster
 import (
 	"context"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -119,5 +121,19 @@ func TestNodePodInformersLifecycle(t *testing.T) {
 	}
 	if got := informers.LookupNodesAndPods(cluster.Name); got != nil {
 		t.Error("node and pod informers of a removed cluster still registered")
+	}
+}
+
+func TestNodePodConfigAsksForProtobufWithoutTimeout(t *testing.T) {
+	in := &rest.Config{Host: "https://member", Timeout: 30 * time.Second, ContentConfig: rest.ContentConfig{ContentType: "application/json"}}
+	got := nodePodConfig(in)
+	if got.ContentType != "application/vnd.kubernetes.protobuf" || got.AcceptContentTypes != "application/vnd.kubernetes.protobuf,application/json" {
+		t.Errorf("content %q, accept %q; want protobuf first, JSON accepted", got.ContentType, got.AcceptContentTypes)
+	}
+	if got.Timeout != 0 {
+		t.Errorf("timeout %s, want none for watches", got.Timeout)
+	}
+	if in.ContentType != "application/json" || in.Timeout != 30*time.Second {
+		t.Error("the member's config was changed")
 	}
 }
