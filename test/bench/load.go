@@ -8,10 +8,14 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -174,6 +178,7 @@ func loadMembers(ctx context.Context, members []*localenv.Member, nodes, pods, w
 func loadMember(ctx context.Context, m *localenv.Member, nodes, pods, workers int) error {
 	cfg := rest.CopyConfig(m.Config)
 	cfg.QPS = -1 // no client-side limit: the API server's own is what bounds the load
+	cfg.ContentType = runtime.ContentTypeProtobuf
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -184,7 +189,14 @@ func loadMember(ctx context.Context, m *localenv.Member, nodes, pods, workers in
 	}
 	now := time.Now()
 	err = inParallel(ctx, workers, nodes, func(ctx context.Context, i int) error {
-		if _, err := kube.CoreV1().Nodes().Create(ctx, loadNode(name, i, now), metav1.CreateOptions{}); err != nil {
+		err := retry.OnError(loadBackoff, transientLoadError, func() error {
+			_, err := kube.CoreV1().Nodes().Create(ctx, loadNode(name, i, now), metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				return nil // an earlier attempt that timed out was stored
+			}
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("member %s: create node %d: %w", name, i, err)
 		}
 		return nil
@@ -192,17 +204,52 @@ func loadMember(ctx context.Context, m *localenv.Member, nodes, pods, workers in
 	if err != nil {
 		return err
 	}
+	podClient := kube.CoreV1().Pods(loadNamespace)
 	return inParallel(ctx, workers, pods, func(ctx context.Context, i int) error {
-		pod, err := kube.CoreV1().Pods(loadNamespace).Create(ctx, loadPod(name, i, nodes), metav1.CreateOptions{})
+		var pod *corev1.Pod
+		err := retry.OnError(loadBackoff, transientLoadError, func() error {
+			var err error
+			pod, err = podClient.Create(ctx, loadPod(name, i, nodes), metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				pod, err = podClient.Get(ctx, loadPod(name, i, nodes).Name, metav1.GetOptions{})
+			}
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("member %s: create pod %d: %w", name, i, err)
 		}
-		runningStatus(pod, i, nodes, now)
-		if _, err := kube.CoreV1().Pods(loadNamespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{}); err != nil {
+		err = retry.OnError(loadBackoff, func(err error) bool { return transientLoadError(err) || apierrors.IsConflict(err) }, func() error {
+			runningStatus(pod, i, nodes, now)
+			updated, err := podClient.UpdateStatus(ctx, pod, metav1.UpdateOptions{})
+			if apierrors.IsConflict(err) {
+				// An earlier attempt that timed out was stored (or not):
+				// write the status again over what is there now.
+				if latest, getErr := podClient.Get(ctx, pod.Name, metav1.GetOptions{}); getErr == nil {
+					pod = latest
+				}
+			}
+			if err == nil {
+				pod = updated
+			}
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("member %s: pod %d status: %w", name, i, err)
 		}
 		return nil
 	})
+}
+
+// loadBackoff retries a load request for about a minute: tens of member
+// API servers share one etcd, which times requests out when it falls
+// behind.
+var loadBackoff = wait.Backoff{Duration: 500 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: 8, Cap: 15 * time.Second}
+
+// transientLoadError is an error a retry can clear: the API server or
+// etcd overloaded or timing out.
+func transientLoadError(err error) bool {
+	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) ||
+		apierrors.IsInternalError(err) || apierrors.IsServiceUnavailable(err)
 }
 
 // prepareLoadNamespace creates loadNamespace and its default

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 func TestLoadNodeIsReadyWithCapacityAndTopology(t *testing.T) {
@@ -124,5 +126,28 @@ func TestIdleRates(t *testing.T) {
 	// members: (30 + 10 + 20) / 0.5 min / 2 members = 60; control plane 30 / 0.5 = 60
 	if member != 60 || cp != 60 || byKey["GET nodes"] != 40 || byKey["GET "] != 20 {
 		t.Fatalf("member %v, control plane %v, by key %v", member, cp, byKey)
+	}
+}
+
+// The loader retries what an overloaded API server or etcd answers, and
+// nothing that a retry cannot change.
+func TestTransientLoadError(t *testing.T) {
+	gr := schema.GroupResource{Resource: "pods"}
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{apierrors.NewInternalError(errors.New("etcdserver: request timed out")), true},
+		{apierrors.NewServerTimeout(gr, "create", 1), true},
+		{apierrors.NewTimeoutError("request did not complete", 1), true},
+		{apierrors.NewTooManyRequests("slow down", 1), true},
+		{apierrors.NewServiceUnavailable("unavailable"), true},
+		{apierrors.NewNotFound(gr, "p"), false},
+		{apierrors.NewBadRequest("bad"), false},
+		{apierrors.NewForbidden(gr, "p", errors.New("no")), false},
+	} {
+		if got := transientLoadError(c.err); got != c.want {
+			t.Errorf("transientLoadError(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }

@@ -62,6 +62,7 @@ func main() {
 	flag.DurationVar(&cfg.idle, "idle", 0, "after every binding is aggregated, stay idle this long and report the requests Propel makes per member per minute (0: skip)")
 	flag.BoolVar(&cfg.lowMemoryMembers, "low-memory-members", false, "run the member API servers without watch cache and with a tighter Go heap, so that tens of members fit on one machine")
 	flag.StringVar(&cfg.cmBin, "cm-bin", "", "run this propel-controller-manager binary instead of building the working tree's (to compare two builds on one machine)")
+	flag.BoolVar(&cfg.keepLogs, "keep-logs", false, "keep the run's directory (every process's log under env/) instead of removing it, and print where it is")
 	flag.Parse()
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -84,6 +85,7 @@ type config struct {
 	cmBin                string
 	apiserverProfile     string
 	cmArgs               string
+	keepLogs             bool
 	// metricsAddr is where the controller manager serves /metrics ("" for
 	// nowhere).
 	metricsAddr string
@@ -97,7 +99,11 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	if cfg.keepLogs {
+		fmt.Fprintf(os.Stderr, "bench: keeping the logs in %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
 	if cfg.failover {
 		return runFailover(ctx, cfg, dir)
 	}

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/watchlist"
 )
 
 // recordListWatch turns each page of the informer's initial list into
@@ -23,17 +22,20 @@ import (
 type recordListWatch struct {
 	lw     cache.ListerWatcherWithContext
 	record func(runtime.Object) (runtime.Object, error)
-	// noWatchList is whether lw does not support streaming lists.
-	noWatchList bool
 }
 
 func newRecordListWatch(lw cache.ListerWatcher, record func(runtime.Object) (runtime.Object, error)) *recordListWatch {
-	return &recordListWatch{lw: cache.ToListerWatcherWithContext(lw), record: record, noWatchList: watchlist.DoesClientNotSupportWatchListSemantics(lw)}
+	return &recordListWatch{lw: cache.ToListerWatcherWithContext(lw), record: record}
 }
 
-// IsWatchListSemanticsUnSupported passes on whether the wrapped
-// ListerWatcher supports streaming lists (the reflector asks).
-func (r *recordListWatch) IsWatchListSemanticsUnSupported() bool { return r.noWatchList }
+// IsWatchListSemanticsUnSupported tells the reflector to list in pages
+// rather than stream the initial list as watch events (client-go's
+// default since 1.35). A member API server without a watch cache serves
+// a streamed list from etcd in chunks of 10,000 objects, which five members
+// of 20,000 pods, listed at once, did not finish (their Node and Pod
+// informers never synced); a page of 500 is bounded on both ends, and it
+// is what the page-by-page records above are for.
+func (r *recordListWatch) IsWatchListSemanticsUnSupported() bool { return true }
 
 // ListWithContext returns the page as a metav1.List of records, keeping
 // the page's resourceVersion and continue token.

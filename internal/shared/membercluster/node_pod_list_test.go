@@ -40,8 +40,9 @@ func TestRecordInformerListsPagesAndWatches(t *testing.T) {
 		},
 		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return fw, nil },
 	}
-	// The fake serves no streaming list: the reflector lists in pages.
-	inf := cache.NewSharedIndexInformer(newRecordListWatch(cache.ToListWatcherWithWatchListSemantics(lw, noWatchList{}), podListRecord),
+	// The fake would take a streaming list (ListWatch claims support);
+	// the records' ListerWatcher makes the reflector list in pages anyway.
+	inf := cache.NewSharedIndexInformer(newRecordListWatch(lw, podListRecord),
 		&corev1.Pod{}, 0, cache.Indexers{})
 	if err := inf.SetTransform(podRecord); err != nil {
 		t.Fatal(err)
@@ -112,7 +113,3 @@ func TestRecordTombstoneKey(t *testing.T) {
 		t.Fatalf("tombstone key %q, %v", got, err)
 	}
 }
-
-type noWatchList struct{}
-
-func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
