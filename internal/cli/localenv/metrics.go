@@ -93,11 +93,53 @@ spec:
     value: pod.Usage("memory", container.name)
 `
 
+// kwokContainerConfig makes the rest of the nodes' kubelet API answer:
+// `logs` of any container reads logsFile (kwok containers run nothing, so
+// there is no output of their own), and `exec` runs the command on this
+// machine in workDir, as the local-up user. Karmada's karmadactl specs
+// read logs and exec `echo hello` through the cluster proxy; exec is
+// reachable only with the member's pods/exec permission, which local-up
+// gives its admin alone.
+func kwokContainerConfig(logsFile, workDir string) string {
+	return `---
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterLogs
+metadata:
+  name: every-container
+spec:
+  logs:
+  - logsFile: ` + strconv.Quote(logsFile) + `
+    follow: false
+---
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterExec
+metadata:
+  name: every-container
+spec:
+  execs:
+  - local:
+      workDir: ` + strconv.Quote(workDir) + `
+`
+}
+
+// containerLog is what `logs` shows for every kwok container, in the
+// CRI log format kwok reads (time, stream, full-line tag, text).
+const containerLog = "2026-01-01T00:00:00.000000000Z stdout F kwok simulates this container; it runs no process and writes no log of its own\n"
+
 // kwokMetricsArgs are kwok's extra arguments for the simulation: it serves
-// the metrics on port as the nodes' kubelet (address 127.0.0.1).
+// the metrics, logs and exec on port as the nodes' kubelet (address
+// 127.0.0.1).
 func (m *Member) kwokMetricsArgs(dir string, port int) ([]string, error) {
+	logsFile := filepath.Join(dir, m.Options.Name+"-container.log")
+	if err := os.WriteFile(logsFile, []byte(containerLog), 0o600); err != nil {
+		return nil, err
+	}
+	workDir := filepath.Join(dir, m.Options.Name+"-exec")
+	if err := os.MkdirAll(workDir, 0o700); err != nil {
+		return nil, err
+	}
 	config := filepath.Join(dir, m.Options.Name+"-kwok-metrics.yaml")
-	if err := os.WriteFile(config, []byte(kwokMetricsConfig), 0o600); err != nil {
+	if err := os.WriteFile(config, []byte(kwokMetricsConfig+kwokContainerConfig(logsFile, workDir)), 0o600); err != nil {
 		return nil, err
 	}
 	return []string{
