@@ -220,16 +220,13 @@ func loadMember(ctx context.Context, m *localenv.Member, nodes, pods, workers in
 		}
 		err = retry.OnError(loadBackoff, func(err error) bool { return transientLoadError(err) || apierrors.IsConflict(err) }, func() error {
 			runningStatus(pod, i, nodes, now)
-			updated, err := podClient.UpdateStatus(ctx, pod, metav1.UpdateOptions{})
+			_, err := podClient.UpdateStatus(ctx, pod, metav1.UpdateOptions{})
 			if apierrors.IsConflict(err) {
-				// An earlier attempt that timed out was stored (or not):
-				// write the status again over what is there now.
+				// An earlier attempt that timed out may have been stored:
+				// the next attempt writes the status over what is there now.
 				if latest, getErr := podClient.Get(ctx, pod.Name, metav1.GetOptions{}); getErr == nil {
 					pod = latest
 				}
-			}
-			if err == nil {
-				pod = updated
 			}
 			return err
 		})
