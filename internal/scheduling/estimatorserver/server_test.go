@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/pb"
@@ -29,6 +30,35 @@ func pod(name, nodeName, cpu string, phase corev1.PodPhase) *corev1.Pod {
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)},
 		}}}},
 		Status: corev1.PodStatus{Phase: phase},
+	}
+}
+
+// startWatching starts an estimator on kube and returns its context and a
+// wait until a 1-cpu MaxAvailableReplicas answers want, for tests that
+// change the member and expect the answer to follow.
+func startWatching(t *testing.T, kube *fake.Clientset) (context.Context, func(want int32)) {
+	t.Helper()
+	e := New("m1", kube)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := e.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := &pb.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}}
+	return ctx, func(want int32) {
+		t.Helper()
+		var got int32
+		err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+			resp, err := e.MaxAvailableReplicas(ctx, req)
+			if err != nil {
+				return false, err
+			}
+			got = resp.MaxReplicas
+			return got == want, nil
+		})
+		if err != nil {
+			t.Fatalf("max replicas %d, want %d: %v", got, want, err)
+		}
 	}
 }
 

@@ -1,17 +1,12 @@
 package estimatorserver
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/propel-mc/propel/internal/scheduling/estimatorwire/pb"
 )
 
 func TestUsageLedgerTakesBackWhatAPodAdded(t *testing.T) {
@@ -53,28 +48,7 @@ func TestUsageLedgerTakesBackWhatAPodAdded(t *testing.T) {
 
 func TestEstimateFollowsPodChanges(t *testing.T) {
 	kube := fake.NewClientset(node("n1", "4", nil), pod("running", "n1", "3", corev1.PodRunning))
-	e := New("m1", kube)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := e.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req := &pb.MaxAvailableReplicasRequest{Cluster: "m1", ReplicaRequirements: &pb.ReplicaRequirements{ResourceRequestBytes: quantities("cpu", "1")}}
-	waitFor := func(want int32) {
-		t.Helper()
-		var got int32
-		err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
-			resp, err := e.MaxAvailableReplicas(ctx, req)
-			if err != nil {
-				return false, err
-			}
-			got = resp.MaxReplicas
-			return got == want, nil
-		})
-		if err != nil {
-			t.Fatalf("max replicas %d, want %d: %v", got, want, err)
-		}
-	}
+	ctx, waitFor := startWatching(t, kube)
 	waitFor(1)
 	if err := kube.CoreV1().Pods("default").Delete(ctx, "running", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
