@@ -25,6 +25,15 @@ func processCPU(pid int) time.Duration {
 	return statCPU(string(data))
 }
 
+// processesCPU is the CPU time of procs so far, summed.
+func processesCPU(procs []*localenv.Process) time.Duration {
+	var sum time.Duration
+	for _, p := range procs {
+		sum += max(processCPU(p.Pid()), 0)
+	}
+	return sum
+}
+
 // statCPU is utime + stime of a /proc/<pid>/stat line; -1 when malformed.
 func statCPU(s string) time.Duration {
 	// The command name (field 2) is in parentheses and may hold spaces
@@ -70,7 +79,12 @@ func newCPUMeter(env *harness.Env) *cpuMeter {
 	return m
 }
 
-const controllerManagerName = "propel-controller-manager"
+const (
+	controllerManagerName = "propel-controller-manager"
+	// schedulerName is the scheduler's process when it runs apart
+	// (-scheduler-bin).
+	schedulerName = "scheduler"
+)
 
 func (m *cpuMeter) add(name string, p *localenv.Process) {
 	if p == nil {
@@ -107,8 +121,9 @@ func (m *cpuMeter) end() {
 	}
 }
 
-// propelTotal is the CPU the budget counts: the controller manager,
-// the control plane's API server and etcd.
+// propelTotal is the CPU the budget counts: the controller manager (and
+// the scheduler when it runs apart), the control plane's API server and
+// etcd.
 func (m *cpuMeter) propelTotal() time.Duration {
-	return m.spent[controllerManagerName] + m.spent["control-plane kube-apiserver"] + m.spent["etcd"]
+	return m.spent[controllerManagerName] + m.spent[schedulerName] + m.spent["control-plane kube-apiserver"] + m.spent["etcd"]
 }

@@ -26,13 +26,15 @@ type idleCost struct {
 	byKey           map[string]float64
 	// controlPlanePerMinute is the control plane's requests per minute.
 	controlPlanePerMinute float64
-	cmCPU                 time.Duration
+	// cmCPU is the CPU of Propel's processes: the controller manager,
+	// and the scheduler when it runs apart (-scheduler-bin).
+	cmCPU time.Duration
 }
 
 // measureIdle waits d and counts the requests every API server served
 // meanwhile. Nothing else runs against the members by then (the observer
 // watches only the control plane), so their requests are Propel's.
-func measureIdle(ctx context.Context, env *harness.Env, cm *localenv.Process, d time.Duration) (*idleCost, error) {
+func measureIdle(ctx context.Context, env *harness.Env, procs []*localenv.Process, d time.Duration) (*idleCost, error) {
 	servers := map[string]*rest.Config{"karmada": env.ControlPlane.Config}
 	for _, m := range env.Members {
 		servers[m.Options.Name] = m.Config
@@ -47,7 +49,7 @@ func measureIdle(ctx context.Context, env *harness.Env, cm *localenv.Process, d 
 	for name := range servers {
 		before[name+" GET "]++
 	}
-	cpu := processCPU(cm.Pid())
+	cpu := processesCPU(procs)
 	fmt.Fprintf(os.Stderr, "bench: idle for %s\n", d)
 	select {
 	case <-time.After(d):
@@ -58,7 +60,7 @@ func measureIdle(ctx context.Context, env *harness.Env, cm *localenv.Process, d 
 	if err != nil {
 		return nil, err
 	}
-	c := &idleCost{duration: d, byKey: map[string]float64{}, cmCPU: processCPU(cm.Pid()) - cpu}
+	c := &idleCost{duration: d, byKey: map[string]float64{}, cmCPU: processesCPU(procs) - cpu}
 	c.memberPerMinute, c.controlPlanePerMinute = idleRates(before, after, len(env.Members), d, c.byKey)
 	return c, nil
 }

@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/propel-mc/propel/internal/cli/localenv"
+	"github.com/propel-mc/propel/internal/cli/localup"
 	"github.com/propel-mc/propel/internal/shared/names"
 	policyv1alpha1 "github.com/propel-mc/propel/pkg/apis/policy/v1alpha1"
 	"github.com/propel-mc/propel/test/harness"
@@ -61,7 +62,10 @@ func main() {
 	flag.StringVar(&cfg.placement, "placement", placementAll, "all: one policy, every Deployment to every member; subset: each Deployment to 5..50 pseudo-random members (one policy per group, at most 100 groups); mixed: subsets, Duplicated and weighted Divided policies in turn")
 	flag.DurationVar(&cfg.idle, "idle", 0, "after every binding is aggregated, stay idle this long and report the requests Propel makes per member per minute (0: skip)")
 	flag.BoolVar(&cfg.lowMemoryMembers, "low-memory-members", false, "run the member API servers without watch cache and with a tighter Go heap, so that tens of members fit on one machine")
-	flag.StringVar(&cfg.cmBin, "cm-bin", "", "run this propel-controller-manager binary instead of building the working tree's (to compare two builds on one machine)")
+	flag.StringVar(&cfg.cmBin, "cm-bin", "", "run this controller manager binary instead of building the working tree's propel-controller-manager (to compare two builds, or with -scheduler-bin another implementation of the same flags, on one machine)")
+	flag.StringVar(&cfg.schedulerBin, "scheduler-bin", "", "run the scheduler apart, as Karmada's installers deploy it, from this binary (propel-scheduler or another implementation of its flags); the controller manager then runs --controllers=* without the in-process scheduler")
+	flag.BoolVar(&cfg.adminIdentity, "admin-identity", false, "run the controller manager (and -scheduler-bin) as the control plane's admin instead of Propel's least-privilege ServiceAccount, for an implementation that needs verbs Propel's role does not grant")
+	flag.StringVar(&cfg.webhookBinDir, "karmada-webhook-bin-dir", "", "run karmada-webhook from this directory beside the control plane and register its webhook configurations, as Karmada's installers do (Karmada's own controllers rely on the labels it sets; Propel's do not)")
 	flag.BoolVar(&cfg.keepLogs, "keep-logs", false, "keep the run's directory (every process's log under env/) instead of removing it, and print where it is")
 	flag.Parse()
 	if err := run(cfg); err != nil {
@@ -83,12 +87,15 @@ type config struct {
 	failover             bool
 	pprof                string
 	cmBin                string
+	schedulerBin         string
+	adminIdentity        bool
+	webhookBinDir        string
 	apiserverProfile     string
 	cmArgs               string
 	keepLogs             bool
 	// metricsAddr is where the controller manager serves /metrics ("" for
-	// nowhere).
-	metricsAddr string
+	// nowhere); schedulerMetricsAddr the scheduler's, when it runs apart.
+	metricsAddr, schedulerMetricsAddr string
 }
 
 func run(cfg config) error {
@@ -110,6 +117,9 @@ func run(cfg config) error {
 	if err := validPlacement(cfg.placement); err != nil {
 		return err
 	}
+	if cfg.schedulerBin != "" && cfg.bindingStage {
+		return fmt.Errorf("-binding-stage restarts the controller manager with and without the in-process scheduler; it does not combine with -scheduler-bin")
+	}
 	if err := validLoad(cfg.nodes, cfg.pods); err != nil {
 		return err
 	}
@@ -123,6 +133,13 @@ func run(cfg config) error {
 		return err
 	}
 	defer env.Stop()
+	if cfg.webhookBinDir != "" {
+		webhook, err := localup.StartKarmadaWebhook(ctx, env.Environment, cfg.webhookBinDir, localenv.NewProgress(os.Stderr, time.Now))
+		if err != nil {
+			return err
+		}
+		defer webhook.Stop()
+	}
 	loadTime, err := loadMembers(ctx, env.Members, cfg.nodes, cfg.pods, cfg.loadWorkers)
 	if err != nil {
 		return err
@@ -152,11 +169,26 @@ func run(cfg config) error {
 	if firstArgs == nil {
 		firstArgs = []string{allControllers}
 	}
+	if cfg.schedulerBin != "" {
+		firstArgs = []string{"--controllers=*"}
+		if cfg.schedulerMetricsAddr, err = freeLocalAddress(); err != nil {
+			return err
+		}
+	}
 	cm, err := startControllerManager(env, bin, cfg, firstArgs...)
 	if err != nil {
 		return err
 	}
 	defer func() { cm.Stop() }()
+	propelProcs := []*localenv.Process{cm}
+	var sched *localenv.Process
+	if cfg.schedulerBin != "" {
+		if sched, err = startScheduler(env, cfg); err != nil {
+			return err
+		}
+		defer sched.Stop()
+		propelProcs = append(propelProcs, sched)
+	}
 	if err := waitClustersReady(ctx, env.Client, cfg.members); err != nil {
 		return err
 	}
@@ -165,6 +197,9 @@ func run(cfg config) error {
 		return err
 	}
 	cpu := newCPUMeter(env)
+	if sched != nil {
+		cpu.add(schedulerName, sched)
+	}
 	cpu.begin()
 	cpu.controllerManager(cm)
 	if err := createDecoyPolicies(ctx, env.Client, cfg.policies-1); err != nil {
@@ -221,6 +256,9 @@ func run(cfg config) error {
 	}
 	before["karmada POST propagationpolicies"] += float64(cfg.policies - 1 + placementGroupCount(cfg.placement, cfg.n) - 1)
 	r.peakMiB = max(r.peakMiB, peakRSS(cm.Pid()))
+	if sched != nil {
+		r.schedulerPeakMiB = peakRSS(sched.Pid())
+	}
 	if cfg.bindingStage {
 		cm.Stop()
 		if r.ceilingWorks, r.ceilingTime, err = apiCeiling(ctx, env.ControlPlane.Config, 15); err != nil {
@@ -236,13 +274,13 @@ func run(cfg config) error {
 		}
 	}
 	if cfg.idle > 0 {
-		if r.idle, err = measureIdle(ctx, env, cm, cfg.idle); err != nil {
+		if r.idle, err = measureIdle(ctx, env, propelProcs, cfg.idle); err != nil {
 			return fmt.Errorf("idle: %w", err)
 		}
 		r.idle.report()
 	}
 	// A build from before the histogram existed (-cm-bin) has no figure.
-	if r.decisions, err = scrapeDecisionMillis(ctx, cfg.metricsAddr); err != nil {
+	if r.decisions, err = scrapeDecisionMillis(ctx, cmp.Or(cfg.schedulerMetricsAddr, cfg.metricsAddr)); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: scheduler, decision and write per binding: %v\n", err)
 	} else {
 		fmt.Fprintf(os.Stderr, "bench: scheduler, decision and write per binding: %s\n", r.decisions)
@@ -291,6 +329,17 @@ func controllerManagerBinary(ctx context.Context, cfg config, dir string) (strin
 	return harness.BuildControllerManager(ctx, dir)
 }
 
+// startScheduler runs -scheduler-bin with the controller manager's
+// identity and the benchmark's client limits; its flags are Karmada's
+// scheduler's, which propel-scheduler takes too.
+func startScheduler(env *harness.Env, cfg config) (*localenv.Process, error) {
+	fmt.Fprintf(os.Stderr, "bench: running %s apart\n", cfg.schedulerBin)
+	args := append(identityArgs(env, cfg), "--leader-elect=false",
+		"--metrics-bind-address="+cfg.schedulerMetricsAddr, "--health-probe-bind-address=0",
+		"--kube-api-qps=500", "--kube-api-burst=1000")
+	return env.StartControllerManager(cfg.schedulerBin, schedulerName, args...)
+}
+
 // allControllers is Karmada's default set plus the in-process scheduler:
 // the benchmark runs one process, as Karmada's controller manager and
 // scheduler together.
@@ -306,7 +355,17 @@ func startControllerManager(env *harness.Env, bin string, cfg config, extra ...s
 		args = append(args, "--enable-pprof", "--profiling-bind-address="+cfg.pprof)
 	}
 	args = append(args, strings.Fields(cfg.cmArgs)...)
-	return env.StartControllerManager(bin, "propel-controller-manager", append(args, extra...)...)
+	return env.StartControllerManager(bin, "propel-controller-manager", append(identityArgs(env, cfg), append(args, extra...)...)...)
+}
+
+// identityArgs is the admin's kubeconfig with -admin-identity (a later
+// --kubeconfig wins over the one the harness puts first), else nothing:
+// Propel's processes run with their own least-privilege identity.
+func identityArgs(env *harness.Env, cfg config) []string {
+	if !cfg.adminIdentity {
+		return nil
+	}
+	return []string{"--kubeconfig=" + env.ControlPlane.Kubeconfig}
 }
 
 func waitClustersReady(ctx context.Context, c client.Client, want int) error {
@@ -382,10 +441,12 @@ type result struct {
 	restart   time.Time            // -binding-stage: the controller manager with the binding controller started
 	stages    snapshot
 	peakMiB   float64
-	cpu       *cpuMeter
-	events    []eventReason
-	load      time.Duration // -nodes and -pods created, before the controller manager started
-	idle      *idleCost
+	// schedulerPeakMiB is the scheduler's peak when it runs apart.
+	schedulerPeakMiB float64
+	cpu              *cpuMeter
+	events           []eventReason
+	load             time.Duration // -nodes and -pods created, before the controller manager started
+	idle             *idleCost
 	// per binding: seconds from first seen to scheduled, and from its
 	// Deployment created to all its Works applied
 	schedule, endToEnd distribution
@@ -411,6 +472,9 @@ func (r result) report(before, after map[string]float64) {
 		since(s.bound.last), float64(n)/since(s.bound.last),
 		since(s.works.last), float64(s.works.count)/since(s.works.last),
 		since(s.applied.last), since(s.aggregated.last), r.writesPerDeployment(before, after), r.peakMiB)
+	if r.schedulerPeakMiB > 0 {
+		fmt.Printf("Peak memory above is the controller manager's; the scheduler, run apart, peaked at %.0f MiB.\n\n", r.schedulerPeakMiB)
+	}
 	if !r.restart.IsZero() {
 		fmt.Printf("Binding stage alone: the controller manager started with only the binding controller and %d scheduled bindings; first Work after %.1f s (start-up and cache sync), all %d Works %.1f s later: **%.0f Works/s**.\n\n",
 			n, s.works.first.Sub(r.restart).Seconds(), s.works.count, s.works.last.Sub(s.works.first).Seconds(), s.works.rate())

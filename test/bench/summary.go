@@ -38,7 +38,10 @@ type summary struct {
 	WritesPerDeploy  float64        `json:"writesPerDeployment"`
 	CMPeakMiB        float64        `json:"cmPeakMiB"`
 	CMCPUSeconds     float64        `json:"cmCPUSeconds"`
-	PropelCPUSeconds float64        `json:"propelCPUSeconds"` // controller manager + control-plane API server + etcd
+	PropelCPUSeconds float64        `json:"propelCPUSeconds"` // controller manager (+ scheduler) + control-plane API server + etcd
+	// The scheduler's own, when it runs apart (-scheduler-bin).
+	SchedulerPeakMiB    float64 `json:"schedulerPeakMiB,omitempty"`
+	SchedulerCPUSeconds float64 `json:"schedulerCPUSeconds,omitempty"`
 
 	MemberAPIServerMiB    float64 `json:"memberAPIServerMiB"`    // mean RSS at the end
 	MemberAPIServerMaxMiB float64 `json:"memberAPIServerMaxMiB"` // largest peak RSS
@@ -65,7 +68,8 @@ func (r result) summary(env *harness.Env, before, after map[string]float64) summ
 		CMPeakMiB:        r.peakMiB,
 		CMCPUSeconds:     r.cpu.spent[controllerManagerName].Seconds(),
 		PropelCPUSeconds: r.cpu.propelTotal().Seconds(),
-		LoadAverage:      loadAverage(),
+		SchedulerPeakMiB: r.schedulerPeakMiB, SchedulerCPUSeconds: r.cpu.spent[schedulerName].Seconds(),
+		LoadAverage: loadAverage(),
 	}
 	for _, m := range env.Members {
 		s.MemberAPIServerMiB += currentRSS(m.Process.Pid()) / float64(len(env.Members))

@@ -242,3 +242,21 @@ func refuseClusterCRD(ctx context.Context, env *localenv.Environment, components
 	}
 	return fmt.Errorf("the state in %s has the CRD %s of a local-up without karmada-aggregated-apiserver, which serves Clusters itself: start with --fresh", env.Dir, clusterCRDName)
 }
+
+// StartKarmadaWebhook runs karmada-webhook from binDir beside an
+// environment local-up did not start (the benchmark's) and registers its
+// webhook configurations, as local-up does with --karmada-bin-dir. Karmada's
+// own controller manager and scheduler rely on the labels it sets.
+func StartKarmadaWebhook(ctx context.Context, env *localenv.Environment, binDir string, progress *localenv.Progress) (*localenv.Process, error) {
+	var webhook []karmadaComponent
+	for _, c := range karmadaComponents {
+		if c.name == "karmada-webhook" {
+			webhook = append(webhook, c)
+		}
+	}
+	procs, err := startKarmadaComponents(ctx, Options{KarmadaBinDir: binDir}, progress, env, webhook, &Endpoints{Karmada: map[string]string{}})
+	if err != nil {
+		return nil, err
+	}
+	return procs[0], nil
+}
