@@ -15,7 +15,7 @@ var cgroupMemoryMax = "/sys/fs/cgroup/memory.max"
 
 // applySoftMemoryLimit sets the Go runtime's soft memory limit, so the
 // garbage collector works harder as the heap nears it instead of letting
-// the heap grow to twice the live data (GOGC=100) and the container be
+// the heap grow by its GC target (defaultGCPercent) and the container be
 // OOM-killed. Order: --soft-memory-limit; else GOMEMLIMIT (the runtime
 // applied it already); else 90% of the cgroup memory limit; else none.
 // It returns the limit in bytes (0: none) and where it came from.
@@ -42,9 +42,9 @@ func applySoftMemoryLimit(flag string) (int64, string, error) {
 // defaultGCPercent is the garbage collector's target when GOGC is not set:
 // the heap may grow to 1.5 times the live data instead of the runtime's
 // twice. The controller manager's live data is mostly caches that grow
-// with objects, so the default trades some CPU (13% more at 1,000
-// Deployments) for a lower peak (15% less); GOGC, a soft memory limit or
-// both override it.
+// with objects, so the default trades some CPU (up to 13% more at 1,000
+// Deployments) for a lower peak (15% less). GOGC overrides it; a soft
+// memory limit works beside it.
 const defaultGCPercent = 50
 
 // applyGCPercent sets defaultGCPercent unless GOGC is set, and returns the
