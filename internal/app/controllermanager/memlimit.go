@@ -15,8 +15,8 @@ var cgroupMemoryMax = "/sys/fs/cgroup/memory.max"
 
 // applySoftMemoryLimit sets the Go runtime's soft memory limit, so the
 // garbage collector works harder as the heap nears it instead of letting
-// the heap grow by its GC target (defaultGCPercent) and the container be
-// OOM-killed. Order: --soft-memory-limit; else GOMEMLIMIT (the runtime
+// the heap grow by its GC target (managerbase.ApplyGCPercent) and the
+// container be OOM-killed. Order: --soft-memory-limit; else GOMEMLIMIT (the runtime
 // applied it already); else 90% of the cgroup memory limit; else none.
 // It returns the limit in bytes (0: none) and where it came from.
 func applySoftMemoryLimit(flag string) (int64, string, error) {
@@ -37,27 +37,6 @@ func applySoftMemoryLimit(flag string) (int64, string, error) {
 		return soft, "90% of " + cgroupMemoryMax, nil
 	}
 	return 0, "", nil
-}
-
-// defaultGCPercent is the garbage collector's target when GOGC is not set:
-// the heap may grow to 1.5 times the live data instead of the runtime's
-// twice. The controller manager's live data is mostly caches that grow
-// with objects, so the default trades some CPU (up to 13% more at 1,000
-// Deployments) for a lower peak (15% less). GOGC overrides it; a soft
-// memory limit works beside it.
-const defaultGCPercent = 50
-
-// applyGCPercent sets defaultGCPercent unless GOGC is set, and returns the
-// garbage collector's target percentage and where it came from.
-func applyGCPercent() (int, string) {
-	if os.Getenv("GOGC") != "" {
-		// The runtime applied it at start; read it without changing it.
-		percent := debug.SetGCPercent(100)
-		debug.SetGCPercent(percent)
-		return percent, "GOGC"
-	}
-	debug.SetGCPercent(defaultGCPercent)
-	return defaultGCPercent, "default"
 }
 
 // cgroupLimit reads a finite cgroup v2 memory limit.

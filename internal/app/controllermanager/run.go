@@ -28,7 +28,7 @@ func Run(ctx context.Context, o *Options) error {
 		return err
 	}
 	logger := ctrl.Log.WithName("controller-manager")
-	percent, from := applyGCPercent()
+	percent, from := managerbase.ApplyGCPercent()
 	logger.Info("garbage collector target", "percent", percent, "from", from)
 	if limit > 0 {
 		logger.Info("soft memory limit", "bytes", limit, "from", source)

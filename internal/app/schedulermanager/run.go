@@ -16,7 +16,10 @@ import (
 
 // Run starts propel-scheduler and blocks until ctx ends.
 func Run(ctx context.Context, o *Options) error {
-	o.WarnInactive(ctrl.Log.WithName("scheduler"))
+	logger := ctrl.Log.WithName("scheduler")
+	percent, from := managerbase.ApplyGCPercent()
+	logger.Info("garbage collector target", "percent", percent, "from", from)
+	o.WarnInactive(logger)
 	mgr, err := Build(o)
 	if err != nil {
 		return err
